@@ -1,0 +1,221 @@
+/*
+** functions.c: the scalar SQL functions.
+**
+**   safetensors_blob(path, name [, offset [, length]])  tensor bytes (BLOB)
+**   gguf_blob(path, name [, offset [, length]])         tensor bytes (BLOB)
+**   safetensors_info(path)                              file facts (JSON)
+**   gguf_info(path)                                     file facts (JSON)
+**   weights_version()                                   version string
+**
+** The blob functions copy bytes out of a read-only mapping of the file,
+** after checking that the range lies inside the tensor, that the result
+** fits the connection's SQLITE_LIMIT_LENGTH, and that the file still holds
+** the bytes (a file truncated after it was mapped would raise SIGBUS).
+*/
+#include <string.h>
+
+#include "functions.h"
+#include "source.h"
+#include "vtab.h"
+
+SQLITE_EXTENSION_INIT3
+
+/* Report an error that names the function and, when known, the path. */
+static void wt_func_error(sqlite3_context *ctx, const char *fn, const char *path, const char *msg) {
+  char *z = wt_error_message(fn, path, msg);
+  if (z == NULL) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_error(ctx, z, -1);
+  sqlite3_free(z);
+}
+
+/* Open the file named by argument 0 as format.  On failure sets the error
+** result and returns NULL. */
+static wt_source *wt_func_source(sqlite3_context *ctx, const char *fn, int format,
+                                 sqlite3_value *arg) {
+  const char *path = (const char *)sqlite3_value_text(arg);
+  int n = sqlite3_value_bytes(arg);
+  wt_source *src;
+  wt_error e;
+  if (sqlite3_value_type(arg) == SQLITE_NULL) {
+    wt_func_error(ctx, fn, NULL, "the path argument is NULL");
+    return NULL;
+  }
+  if (path == NULL) {
+    sqlite3_result_error_nomem(ctx);
+    return NULL;
+  }
+  if (wt_source_open(path, (size_t)n, format, &src, &e)) {
+    wt_func_error(ctx, fn, (int)strlen(path) == n ? path : NULL, e.msg);
+    return NULL;
+  }
+  return src;
+}
+
+/* Read an optional 64-bit integer argument; *out keeps its default when
+** the argument is absent or NULL.  Returns -1 (error set) when it is not
+** an integer. */
+static int wt_int_arg(sqlite3_context *ctx, const char *fn, int argc, sqlite3_value **argv, int i,
+                      const char *what, sqlite3_int64 *out) {
+  if (i >= argc || sqlite3_value_type(argv[i]) == SQLITE_NULL)
+    return 0;
+  if (sqlite3_value_numeric_type(argv[i]) != SQLITE_INTEGER) {
+    char *msg = sqlite3_mprintf("%s must be an integer", what);
+    wt_func_error(ctx, fn, NULL, msg ? msg : "bad argument");
+    sqlite3_free(msg);
+    return -1;
+  }
+  *out = sqlite3_value_int64(argv[i]);
+  return 0;
+}
+
+/* Copy bytes [offset, offset+length) of tensor t into the result. */
+static void wt_blob_result(sqlite3_context *ctx, const char *fn, wt_source *src, const wt_tensor *t,
+                           sqlite3_int64 offset, sqlite3_int64 length) {
+  sqlite3_int64 limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
+  char q[160];
+  const char *name = wt_quote(q, sizeof(q), t->name.p, t->name.n);
+  char *msg = NULL;
+  wt_error e;
+  void *buf;
+  if (length > limit) {
+    msg = sqlite3_mprintf("tensor %s: the %lld bytes asked for exceed this connection's "
+                          "SQLITE_LIMIT_LENGTH of %lld bytes; read it in pieces with the "
+                          "offset and length arguments",
+                          name, (long long)length, (long long)limit);
+    wt_func_error(ctx, fn, src->path, msg ? msg : "too big");
+    sqlite3_free(msg);
+    sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
+    return;
+  }
+  if (wt_file_check(&src->file, t->offset + (uint64_t)offset + (uint64_t)length, &e)) {
+    wt_func_error(ctx, fn, src->path, e.msg);
+    return;
+  }
+  if (length == 0) {
+    sqlite3_result_zeroblob(ctx, 0);
+    return;
+  }
+  buf = sqlite3_malloc64((sqlite3_uint64)length);
+  if (buf == NULL) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  memcpy(buf, src->file.data + t->offset + offset, (size_t)length);
+  sqlite3_result_blob64(ctx, buf, (sqlite3_uint64)length, sqlite3_free);
+}
+
+/* safetensors_blob() and gguf_blob(); the format is the user data. */
+static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  int format = (int)(intptr_t)sqlite3_user_data(ctx);
+  const char *fn = format == WT_FORMAT_GGUF ? "gguf_blob" : "safetensors_blob";
+  sqlite3_int64 offset = 0, length = -1;
+  const wt_tensor *t;
+  wt_source *src;
+  char q[160], *msg = NULL;
+  if (sqlite3_value_type(argv[1]) == SQLITE_NULL)
+    return; /* no name, no tensor */
+  if (wt_int_arg(ctx, fn, argc, argv, 2, "offset", &offset) ||
+      wt_int_arg(ctx, fn, argc, argv, 3, "length", &length))
+    return;
+  src = wt_func_source(ctx, fn, format, argv[0]);
+  if (src == NULL)
+    return;
+  t = wt_source_find_tensor(src, (const char *)sqlite3_value_text(argv[1]),
+                            (size_t)sqlite3_value_bytes(argv[1]));
+  if (t == NULL)
+    goto done; /* NULL: the file has no such tensor */
+  wt_quote(q, sizeof(q), t->name.p, t->name.n);
+  if (!t->nbytes_known) {
+    msg = sqlite3_mprintf("tensor %s has ggml type id %lld, which this version does not know, "
+                          "so its byte size is unknown",
+                          q, (long long)t->type_id);
+  } else if (offset < 0 || (uint64_t)offset > t->nbytes) {
+    msg = sqlite3_mprintf("tensor %s: offset %lld is outside the tensor's %llu bytes", q,
+                          (long long)offset, (unsigned long long)t->nbytes);
+  } else if (length < -1 || (length >= 0 && (uint64_t)length > t->nbytes - (uint64_t)offset)) {
+    msg = sqlite3_mprintf("tensor %s: offset %lld and length %lld are outside the tensor's %llu "
+                          "bytes",
+                          q, (long long)offset, (long long)length, (unsigned long long)t->nbytes);
+  }
+  if (msg != NULL) {
+    wt_func_error(ctx, fn, src->path, msg);
+    sqlite3_free(msg);
+    goto done;
+  }
+  if (length < 0)
+    length = (sqlite3_int64)(t->nbytes - (uint64_t)offset);
+  wt_blob_result(ctx, fn, src, t, offset, length);
+done:
+  wt_source_release(src);
+}
+
+/* safetensors_info() and gguf_info(): the file's facts as a JSON object. */
+static void wt_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  int format = (int)(intptr_t)sqlite3_user_data(ctx);
+  const char *fn = format == WT_FORMAT_GGUF ? "gguf_info" : "safetensors_info";
+  wt_source *src;
+  const wt_model *m;
+  char *z;
+  (void)argc;
+  src = wt_func_source(ctx, fn, format, argv[0]);
+  if (src == NULL)
+    return;
+  m = &src->model;
+  if (format == WT_FORMAT_GGUF) {
+    z = sqlite3_mprintf("{\"version\":%u,\"byte_order\":\"%s\",\"tensor_count\":%llu,"
+                        "\"kv_count\":%llu,\"alignment\":%llu,\"data_offset\":%llu,"
+                        "\"file_size\":%llu}",
+                        m->version, m->big_endian ? "big" : "little",
+                        (unsigned long long)m->n_tensors, (unsigned long long)m->n_meta,
+                        (unsigned long long)m->alignment, (unsigned long long)m->data_offset,
+                        (unsigned long long)m->file_size);
+  } else {
+    z = sqlite3_mprintf("{\"file_size\":%llu,\"header_length\":%llu,\"data_offset\":%llu,"
+                        "\"tensor_count\":%llu,\"metadata_count\":%llu}",
+                        (unsigned long long)m->file_size, (unsigned long long)m->header_len,
+                        (unsigned long long)m->data_offset, (unsigned long long)m->n_tensors,
+                        (unsigned long long)m->n_meta);
+  }
+  if (z == NULL)
+    sqlite3_result_error_nomem(ctx);
+  else
+    sqlite3_result_text(ctx, z, -1, sqlite3_free);
+  wt_source_release(src);
+}
+
+/* weights_version(): the version this module was built as. */
+static void wt_version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  (void)argv;
+  sqlite3_result_text(ctx, WEIGHTS_VERSION, -1, SQLITE_STATIC);
+}
+
+int wt_register_functions(sqlite3 *db) {
+  static const struct {
+    const char *name;
+    int min_args, max_args;
+    void (*fn)(sqlite3_context *, int, sqlite3_value **);
+    int format;
+  } funcs[] = {
+      {"safetensors_blob", 2, 4, wt_blob_func, WT_FORMAT_SAFETENSORS},
+      {"gguf_blob", 2, 4, wt_blob_func, WT_FORMAT_GGUF},
+      {"safetensors_info", 1, 1, wt_info_func, WT_FORMAT_SAFETENSORS},
+      {"gguf_info", 1, 1, wt_info_func, WT_FORMAT_GGUF},
+  };
+  const int file_flags = SQLITE_UTF8 | SQLITE_DIRECTONLY;
+  const int pure_flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+  size_t i;
+  int n, rc = SQLITE_OK;
+  for (i = 0; i < sizeof(funcs) / sizeof(funcs[0]) && rc == SQLITE_OK; i++) {
+    for (n = funcs[i].min_args; n <= funcs[i].max_args && rc == SQLITE_OK; n++) {
+      rc = sqlite3_create_function(db, funcs[i].name, n, file_flags,
+                                   (void *)(intptr_t)funcs[i].format, funcs[i].fn, 0, 0);
+    }
+  }
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "weights_version", 0, pure_flags, 0, wt_version_func, 0, 0);
+  return rc;
+}

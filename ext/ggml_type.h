@@ -1,0 +1,24 @@
+/*
+** ggml_type.h: the table of ggml tensor types (ids 0-42) found in GGUF
+** files: upper-case name, elements per block, bytes per block.  Removed
+** ids keep their historical name with block size 0 (no byte size can be
+** computed).  Ids outside the table are unknown.
+*/
+#ifndef WT_GGML_TYPE_H
+#define WT_GGML_TYPE_H
+
+#include <stdint.h>
+
+typedef struct ggml_type_info {
+  const char *name;    /* "F32", "Q4_K", "IQ2_XS", ...; removed ids e.g. "Q4_2" */
+  uint32_t block_size; /* elements per block; 0 for a removed id */
+  uint32_t type_size;  /* bytes per block; 0 for a removed id */
+  int removed;         /* 1 for ids ggml no longer accepts (4, 5, 31-33, 36-38) */
+} ggml_type_info;
+
+#define GGML_TYPE_TABLE_SIZE 43
+
+/* The entry for id, or NULL when no table knows it. */
+const ggml_type_info *ggml_type_get(int64_t id);
+
+#endif

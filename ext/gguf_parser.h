@@ -1,0 +1,22 @@
+/*
+** gguf_parser.h: parse the header of a GGUF file (versions 1, 2 and 3,
+** either byte order) from its bytes into a validated wt_model.  Pure C, no
+** SQLite.
+*/
+#ifndef WT_GGUF_PARSER_H
+#define WT_GGUF_PARSER_H
+
+#include <stdint.h>
+
+#include "model.h"
+
+/* Parse data[0..size).  On success returns 0 and fills *out (free it with
+** wt_model_free); on failure returns -1 with err set and *out empty.
+** The model's strings and metadata positions point into data, which must
+** outlive the model. */
+int gguf_parse(const unsigned char *data, uint64_t size, wt_model *out, wt_error *err);
+
+/* True when the first bytes look like GGUF (magic "GGUF"). */
+int gguf_sniff(const unsigned char *data, uint64_t size);
+
+#endif

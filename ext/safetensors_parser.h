@@ -1,0 +1,21 @@
+/*
+** safetensors_parser.h: parse and validate a safetensors header from the
+** file's bytes, with the checks of the reference Rust crate (safetensors
+** 0.8, `SafeTensors::read_metadata`).  Pure C and cJSON, no SQLite.
+*/
+#ifndef WT_SAFETENSORS_PARSER_H
+#define WT_SAFETENSORS_PARSER_H
+
+#include <stdint.h>
+
+#include "model.h"
+
+/* The crate's MAX_HEADER_SIZE (decimal). */
+#define ST_MAX_HEADER 100000000ULL
+
+/* Parse data[0..size).  On success returns 0 and fills *out (tensors in
+** data-offset order, metadata in header order); free it with
+** wt_model_free.  On failure returns -1 with err set. */
+int safetensors_parse(const unsigned char *data, uint64_t size, wt_model *out, wt_error *err);
+
+#endif

@@ -1,0 +1,287 @@
+/*
+** vtab.c: the virtual-table machinery shared by safetensors(),
+** safetensors_metadata(), gguf(), gguf_metadata(), gguf_array().  See
+** vtab.h.
+**
+** xBestIndex follows the rule of SQLite's series.c: an argument column
+** that has a usable "=" constraint is passed to xFilter (argvIndex, in
+** column order, with idxNum a bitmask of the arguments present); a
+** constraint that exists but is not usable makes the plan unusable
+** (SQLITE_CONSTRAINT, the planner tries another join order); a required
+** argument with no constraint at all is an error, never zero rows.
+*/
+#include "vtab.h"
+
+#include <string.h>
+
+SQLITE_EXTENSION_INIT3
+
+/* The vtab object: just which table it is. */
+typedef struct wt_vtab {
+  sqlite3_vtab base;
+  const wt_table_def *def;
+} wt_vtab;
+
+char *wt_error_message(const char *fn, const char *path, const char *msg) {
+  if (path == NULL)
+    return sqlite3_mprintf("%s(): %s", fn, msg);
+  return sqlite3_mprintf("%s(): %s: %s", fn, path, msg);
+}
+
+/* Replace the vtab's error message. */
+static void wt_set_error(sqlite3_vtab *tab, char *msg) {
+  sqlite3_free(tab->zErrMsg);
+  tab->zErrMsg = msg;
+}
+
+/* xConnect: declare the schema; file-reading tables are DIRECTONLY. */
+static int wt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                      sqlite3_vtab **ppVtab, char **pzErr) {
+  const wt_table_def *def = aux;
+  wt_vtab *tab;
+  int rc;
+  (void)argc;
+  (void)argv;
+  (void)pzErr;
+  rc = sqlite3_declare_vtab(db, def->schema);
+  if (rc != SQLITE_OK)
+    return rc;
+  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+  tab = sqlite3_malloc(sizeof(*tab));
+  if (tab == NULL)
+    return SQLITE_NOMEM;
+  memset(tab, 0, sizeof(*tab));
+  tab->def = def;
+  *ppVtab = &tab->base;
+  return SQLITE_OK;
+}
+
+/* xDisconnect */
+static int wt_disconnect(sqlite3_vtab *pVtab) {
+  sqlite3_free(pVtab);
+  return SQLITE_OK;
+}
+
+/* xBestIndex: see the comment at the top of the file. */
+static int wt_best_index(sqlite3_vtab *pVtab, sqlite3_index_info *info) {
+  const wt_table_def *def = ((wt_vtab *)pVtab)->def;
+  int seen[WT_MAX_ARGS] = {0}, usable[WT_MAX_ARGS];
+  int i, k, n = 0, mask = 0;
+  for (k = 0; k < WT_MAX_ARGS; k++)
+    usable[k] = -1;
+  for (i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    k = c->iColumn - def->n_cols;
+    if (k < 0 || k >= def->n_args || c->op != SQLITE_INDEX_CONSTRAINT_EQ)
+      continue;
+    seen[k] = 1;
+    if (c->usable)
+      usable[k] = i;
+  }
+  for (k = 0; k < def->n_required; k++) {
+    if (!seen[k]) {
+      wt_set_error(pVtab, sqlite3_mprintf("%s(): missing argument %s (usage: %s(%s))", def->name,
+                                          def->arg_names[k], def->name, def->usage));
+      return SQLITE_ERROR;
+    }
+  }
+  for (k = 0; k < def->n_args; k++) {
+    if (seen[k] && usable[k] < 0)
+      return SQLITE_CONSTRAINT;
+    if (usable[k] >= 0) {
+      info->aConstraintUsage[usable[k]].argvIndex = ++n;
+      info->aConstraintUsage[usable[k]].omit = 1;
+      mask |= 1 << k;
+    }
+  }
+  info->idxNum = mask;
+  info->estimatedCost = 1000.0;
+  info->estimatedRows = 1000;
+  return SQLITE_OK;
+}
+
+/* xOpen */
+static int wt_open(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCursor) {
+  wt_cursor *c = sqlite3_malloc(sizeof(*c));
+  if (c == NULL)
+    return SQLITE_NOMEM;
+  memset(c, 0, sizeof(*c));
+  c->def = ((wt_vtab *)pVtab)->def;
+  c->eof = 1;
+  *ppCursor = &c->base;
+  return SQLITE_OK;
+}
+
+/* Close the current file and its per-file state. */
+static void wt_end_file(wt_cursor *c) {
+  if (c->src != NULL && c->def->end_file != NULL)
+    c->def->end_file(c);
+  c->state = NULL;
+  wt_source_release(c->src);
+  c->src = NULL;
+}
+
+/* Forget everything from a previous xFilter. */
+static void wt_reset(wt_cursor *c) {
+  int k;
+  wt_end_file(c);
+  for (k = 0; k < WT_MAX_ARGS; k++) {
+    sqlite3_value_free(c->args[k]);
+    c->args[k] = NULL;
+  }
+  for (k = 0; k < c->n_files; k++)
+    sqlite3_free(c->files[k]);
+  sqlite3_free(c->files);
+  c->files = NULL;
+  c->n_files = c->i_file = 0;
+  c->row = c->n_rows = c->rowid = 0;
+  c->eof = 1;
+}
+
+/* xClose */
+static int wt_close(sqlite3_vtab_cursor *cur) {
+  wt_reset((wt_cursor *)cur);
+  sqlite3_free(cur);
+  return SQLITE_OK;
+}
+
+/* Turn the path argument into the list of files to read. */
+static int wt_expand_path(wt_cursor *c, const char *path, int n) {
+  c->files = sqlite3_malloc(sizeof(char *));
+  if (c->files == NULL)
+    return SQLITE_NOMEM;
+  c->files[0] = sqlite3_mprintf("%.*s", n, path);
+  if (c->files[0] == NULL)
+    return SQLITE_NOMEM;
+  c->n_files = 1;
+  return SQLITE_OK;
+}
+
+/* Move to the first row at or after the current position, opening the
+** following files as needed.  Sets eof at the end. */
+static int wt_settle(wt_cursor *c) {
+  char *err = NULL;
+  int rc;
+  for (;;) {
+    if (c->src != NULL && c->row < c->n_rows) {
+      if (c->def->enter_row != NULL && (rc = c->def->enter_row(c, &err)) != SQLITE_OK)
+        goto fail;
+      return SQLITE_OK;
+    }
+    wt_end_file(c);
+    if (c->i_file >= c->n_files) {
+      c->eof = 1;
+      return SQLITE_OK;
+    }
+    {
+      const char *path = c->files[c->i_file++];
+      wt_error e;
+      if (wt_source_open(path, strlen(path), c->def->format, &c->src, &e)) {
+        err = wt_error_message(c->def->name, path, e.msg);
+        rc = SQLITE_ERROR;
+        goto fail;
+      }
+    }
+    c->row = c->n_rows = 0;
+    if ((rc = c->def->start_file(c, &err)) != SQLITE_OK)
+      goto fail;
+  }
+fail:
+  wt_set_error(c->base.pVtab, err);
+  c->eof = 1;
+  return rc;
+}
+
+/* xFilter: copy the arguments, expand the path, position on the first row. */
+static int wt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, int argc,
+                     sqlite3_value **argv) {
+  wt_cursor *c = (wt_cursor *)cur;
+  const wt_table_def *def = c->def;
+  const char *path;
+  int k, i = 0, rc;
+  (void)idxStr;
+  wt_reset(c);
+  for (k = 0; k < def->n_args && i < argc; k++) {
+    if (idxNum & (1 << k)) {
+      c->args[k] = sqlite3_value_dup(argv[i++]);
+      if (c->args[k] == NULL)
+        return SQLITE_NOMEM;
+    }
+  }
+  if (c->args[0] == NULL || sqlite3_value_type(c->args[0]) == SQLITE_NULL) {
+    wt_set_error(cur->pVtab, sqlite3_mprintf("%s(): the path argument is NULL", def->name));
+    return SQLITE_ERROR;
+  }
+  path = (const char *)sqlite3_value_text(c->args[0]);
+  if (path == NULL)
+    return SQLITE_NOMEM;
+  if ((int)strlen(path) != sqlite3_value_bytes(c->args[0])) {
+    wt_set_error(cur->pVtab, sqlite3_mprintf("%s(): the path contains a NUL byte", def->name));
+    return SQLITE_ERROR;
+  }
+  if (path[0] == 0) {
+    wt_set_error(cur->pVtab, sqlite3_mprintf("%s(): the path is empty", def->name));
+    return SQLITE_ERROR;
+  }
+  rc = wt_expand_path(c, path, sqlite3_value_bytes(c->args[0]));
+  if (rc != SQLITE_OK)
+    return rc;
+  c->eof = 0;
+  return wt_settle(c);
+}
+
+/* xNext */
+static int wt_next(sqlite3_vtab_cursor *cur) {
+  wt_cursor *c = (wt_cursor *)cur;
+  c->row++;
+  c->rowid++;
+  return wt_settle(c);
+}
+
+/* xEof */
+static int wt_eof(sqlite3_vtab_cursor *cur) {
+  return ((wt_cursor *)cur)->eof;
+}
+
+/* xColumn: visible columns from the table, arguments echoed, file. */
+static int wt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
+  wt_cursor *c = (wt_cursor *)cur;
+  const wt_table_def *def = c->def;
+  if (col < def->n_cols)
+    return def->column(c, ctx, col);
+  col -= def->n_cols;
+  if (col < def->n_args) {
+    if (c->args[col] != NULL)
+      sqlite3_result_value(ctx, c->args[col]);
+    return SQLITE_OK;
+  }
+  if (c->src != NULL)
+    sqlite3_result_text(ctx, c->src->path, (int)c->src->path_len, SQLITE_TRANSIENT);
+  return SQLITE_OK;
+}
+
+/* xRowid: rows are numbered from 0 across all files of one scan. */
+static int wt_rowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid) {
+  *pRowid = ((wt_cursor *)cur)->rowid;
+  return SQLITE_OK;
+}
+
+static sqlite3_module wt_module = {
+    .iVersion = 0,
+    .xCreate = 0, /* eponymous-only */
+    .xConnect = wt_connect,
+    .xBestIndex = wt_best_index,
+    .xDisconnect = wt_disconnect,
+    .xDestroy = 0,
+    .xOpen = wt_open,
+    .xClose = wt_close,
+    .xFilter = wt_filter,
+    .xNext = wt_next,
+    .xEof = wt_eof,
+    .xColumn = wt_column,
+    .xRowid = wt_rowid,
+};
+
+int wt_register_table(sqlite3 *db, const wt_table_def *def) {
+  return sqlite3_create_module(db, def->name, &wt_module, (void *)def);
+}

@@ -1,0 +1,63 @@
+/*
+** vtab.h: the one virtual-table module behind every table-valued function
+** of the extension.
+**
+** A table is described by a wt_table_def: its schema, the format of the
+** files it reads, how many rows a file gives, and how to produce a column.
+** vtab.c does the rest for all of them: HIDDEN argument columns and
+** xBestIndex, opening the file(s) named by the path argument, iterating
+** rows file after file, the hidden `file` column, errors, DIRECTONLY.
+**
+** Column layout of every table: the visible columns 0..n_cols-1, then the
+** HIDDEN argument columns (path first), then the HIDDEN column `file`.
+*/
+#ifndef WT_VTAB_H
+#define WT_VTAB_H
+
+#include <sqlite3ext.h>
+
+#include "source.h"
+
+#define WT_MAX_ARGS 4
+
+typedef struct wt_cursor wt_cursor;
+
+typedef struct wt_table_def {
+  const char *name;             /* the table-valued function's name */
+  const char *schema;           /* "CREATE TABLE x(...)" with the HIDDEN columns last */
+  int format;                   /* WT_FORMAT_* the files must have; 0 = either */
+  int n_cols;                   /* visible columns */
+  int n_args;                   /* HIDDEN argument columns (path first) */
+  int n_required;               /* leading arguments that must be given */
+  const char *const *arg_names; /* n_args names, for messages */
+  const char *usage;            /* e.g. "path, key" */
+  /* Called with c->src set to a newly opened file: set c->n_rows (and any
+  ** per-file state).  Return SQLITE_OK, or an error with *pzErr set. */
+  int (*start_file)(wt_cursor *c, char **pzErr);
+  /* Called after c->row changed to a valid row (optional). */
+  int (*enter_row)(wt_cursor *c, char **pzErr);
+  /* Result of visible column col for the current row. */
+  int (*column)(wt_cursor *c, sqlite3_context *ctx, int col);
+  /* Free per-file state (optional). */
+  void (*end_file)(wt_cursor *c);
+} wt_table_def;
+
+struct wt_cursor {
+  sqlite3_vtab_cursor base;
+  const wt_table_def *def;
+  sqlite3_value *args[WT_MAX_ARGS]; /* copies of the arguments, NULL when absent */
+  char **files;                     /* the files the path argument names */
+  int n_files, i_file;
+  wt_source *src; /* the current file */
+  sqlite3_int64 row, n_rows, rowid;
+  int eof;
+  void *state; /* per-table, per-file state, freed by end_file */
+};
+
+/* Register def as an eponymous-only virtual table on db. */
+int wt_register_table(sqlite3 *db, const wt_table_def *def);
+
+/* Set an error result naming function fn and path: "fn(): path: msg". */
+char *wt_error_message(const char *fn, const char *path, const char *msg);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+** weights.c: the entry point of the sqlite-weights extension.
+**
+** Build it as weights.so and load it with `.load ./build/weights` in the
+** sqlite3 shell or conn.load_extension("./build/weights") in Python: SQLite
+** derives the entry point sqlite3_weights_init from the file name.
+**
+** It registers, on each connection:
+**   safetensors(path), safetensors_metadata(path),
+**   gguf(path), gguf_metadata(path), gguf_array(path, key)  tables
+**   safetensors_blob, gguf_blob, safetensors_info, gguf_info,
+**   weights_version                                          functions
+** See README.md for the SQL reference.
+*/
+#include <sqlite3ext.h>
+
+#include "functions.h"
+#include "tables.h"
+
+SQLITE_EXTENSION_INIT1
+
+#ifdef _WIN32
+__declspec(dllexport)
+#endif
+    /* Register every table and function of the extension on db. */
+    int sqlite3_weights_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi) {
+  static const wt_table_def *const tables[] = {
+      &wt_safetensors_table,   &wt_safetensors_metadata_table, &wt_gguf_table,
+      &wt_gguf_metadata_table, &wt_gguf_array_table,
+  };
+  size_t i;
+  int rc = SQLITE_OK;
+  SQLITE_EXTENSION_INIT2(pApi);
+  if (sqlite3_libversion_number() < 3031000) {
+    *pzErrMsg = sqlite3_mprintf("sqlite-weights needs SQLite 3.31 or later (DIRECTONLY)");
+    return SQLITE_ERROR;
+  }
+  for (i = 0; i < sizeof(tables) / sizeof(tables[0]) && rc == SQLITE_OK; i++)
+    rc = wt_register_table(db, tables[i]);
+  if (rc == SQLITE_OK)
+    rc = wt_register_functions(db);
+  return rc;
+}
