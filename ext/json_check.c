@@ -11,7 +11,7 @@ typedef struct jc_state {
   const char *p;
   size_t n, i;
   uint64_t base;
-  json_numbers *nums;
+  json_tokens *tok;
   wt_error *err;
 } jc_state;
 
@@ -61,14 +61,30 @@ static int jc_u4(jc_state *s, unsigned *out) {
   return 0;
 }
 
+/* Record a token's span. */
+static int jc_record(jc_state *s, json_spans *v, size_t pos, size_t len) {
+  if (v->n == v->cap) {
+    size_t cap = v->cap ? v->cap * 2 : 64;
+    json_span *a = realloc(v->a, cap * sizeof(*a));
+    if (a == NULL)
+      return wt_fail(s->err, "out of memory");
+    v->a = a;
+    v->cap = cap;
+  }
+  v->a[v->n].pos = pos;
+  v->a[v->n].len = len;
+  v->n++;
+  return 0;
+}
+
 /* A string, s->i at the opening quote. */
 static int jc_string(jc_state *s) {
-  s->i++;
+  size_t start = ++s->i;
   while (s->i < s->n) {
     unsigned char c = (unsigned char)s->p[s->i];
     if (c == '"') {
       s->i++;
-      return 0;
+      return jc_record(s, &s->tok->strs, start, s->i - 1 - start);
     }
     if (c < 0x20)
       return jc_fail(s, "control character in a string (must be escaped)");
@@ -76,6 +92,7 @@ static int jc_string(jc_state *s) {
       s->i++;
       continue;
     }
+    s->tok->strs_escaped = 1;
     if (++s->i >= s->n)
       break;
     c = (unsigned char)s->p[s->i++];
@@ -83,10 +100,6 @@ static int jc_string(jc_state *s) {
       unsigned u, lo;
       if (jc_u4(s, &u))
         return -1;
-      if (u == 0) {
-        s->i -= 6;
-        return jc_fail(s, "\\u0000 (an escaped NUL) in a string is not supported");
-      }
       if (u >= 0xdc00 && u <= 0xdfff) {
         s->i -= 6;
         return jc_fail(s, "lone low surrogate in a \\u escape");
@@ -144,18 +157,7 @@ static int jc_number(jc_state *s) {
     if (jc_digits(s) == 0)
       return jc_fail(s, "expected a digit in the exponent");
   }
-  if (s->nums->n == s->nums->cap) {
-    size_t cap = s->nums->cap ? s->nums->cap * 2 : 64;
-    json_span *a = realloc(s->nums->a, cap * sizeof(*a));
-    if (a == NULL)
-      return wt_fail(s->err, "out of memory");
-    s->nums->a = a;
-    s->nums->cap = cap;
-  }
-  s->nums->a[s->nums->n].pos = start;
-  s->nums->a[s->nums->n].len = s->i - start;
-  s->nums->n++;
-  return 0;
+  return jc_record(s, &s->tok->nums, start, s->i - start);
 }
 
 /* A literal word (true, false, null). */
@@ -171,7 +173,7 @@ static int jc_word(jc_state *s, const char *w) {
 static int jc_container(jc_state *s, int depth) {
   char close = s->p[s->i] == '{' ? '}' : ']';
   if (depth >= JSON_MAX_DEPTH)
-    return jc_fail(s, "nested deeper than 128 levels");
+    return jc_fail(s, "nested deeper than 127 levels");
   s->i++;
   jc_ws(s);
   if (s->i < s->n && s->p[s->i] == close) {
@@ -231,12 +233,93 @@ static int jc_value(jc_state *s, int depth) {
   }
 }
 
-int json_check(const char *p, size_t n, uint64_t base, json_numbers *nums, wt_error *err) {
-  jc_state s = {p, n, 0, base, nums, err};
+int json_check(const char *p, size_t n, uint64_t base, json_tokens *tok, wt_error *err) {
+  jc_state s = {p, n, 0, base, tok, err};
   if (jc_value(&s, 0))
     return -1;
   jc_ws(&s);
   if (s.i != n)
     return jc_fail(&s, "unexpected bytes after the JSON value");
   return 0;
+}
+
+void json_tokens_free(json_tokens *tok) {
+  free(tok->nums.a);
+  free(tok->strs.a);
+  memset(tok, 0, sizeof(*tok));
+}
+
+/* Read 4 hex digits that json_check has already validated. */
+static unsigned ju_hex4(const char *s) {
+  unsigned v = 0;
+  int k;
+  for (k = 0; k < 4; k++)
+    v = v * 16 + (unsigned)jc_hex(s[k]);
+  return v;
+}
+
+/* Write code point u as UTF-8; return the byte count. */
+static size_t ju_utf8(unsigned u, char *out) {
+  if (u < 0x80) {
+    out[0] = (char)u;
+    return 1;
+  }
+  if (u < 0x800) {
+    out[0] = (char)(0xc0 | (u >> 6));
+    out[1] = (char)(0x80 | (u & 0x3f));
+    return 2;
+  }
+  if (u < 0x10000) {
+    out[0] = (char)(0xe0 | (u >> 12));
+    out[1] = (char)(0x80 | ((u >> 6) & 0x3f));
+    out[2] = (char)(0x80 | (u & 0x3f));
+    return 3;
+  }
+  out[0] = (char)(0xf0 | (u >> 18));
+  out[1] = (char)(0x80 | ((u >> 12) & 0x3f));
+  out[2] = (char)(0x80 | ((u >> 6) & 0x3f));
+  out[3] = (char)(0x80 | (u & 0x3f));
+  return 4;
+}
+
+size_t json_unescape(const char *s, size_t n, char *out) {
+  size_t i = 0, j = 0;
+  while (i < n) {
+    char c = s[i++];
+    unsigned u;
+    if (c != '\\') {
+      out[j++] = c;
+      continue;
+    }
+    c = s[i++];
+    switch (c) {
+    case 'b':
+      out[j++] = '\b';
+      break;
+    case 'f':
+      out[j++] = '\f';
+      break;
+    case 'n':
+      out[j++] = '\n';
+      break;
+    case 'r':
+      out[j++] = '\r';
+      break;
+    case 't':
+      out[j++] = '\t';
+      break;
+    case 'u':
+      u = ju_hex4(s + i);
+      i += 4;
+      if (u >= 0xd800 && u <= 0xdbff) { /* json_check saw the low half */
+        u = 0x10000 + ((u - 0xd800) << 10) + (ju_hex4(s + i + 2) - 0xdc00);
+        i += 6;
+      }
+      j += ju_utf8(u, out + j);
+      break;
+    default: /* " \\ / */
+      out[j++] = c;
+    }
+  }
+  return j;
 }

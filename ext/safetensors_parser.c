@@ -23,9 +23,9 @@
 **      (TensorInvalidInfo)
 **   8. the file ends exactly at the last tensor (MetadataIncompleteBuffer)
 **
-** One deliberate difference: an escaped NUL (\u0000) in a name or value is
-** refused, since cJSON keeps strings NUL-terminated and would cut the name.
-** Numbers are read exactly from their text (see json_check.h).
+** cJSON builds the tree; names, keys, values and numbers are read from
+** their own text (see json_check.h), so u64 values are exact and a name
+** with an escaped NUL is kept whole, as the crate keeps it.
 */
 #include "safetensors_parser.h"
 
@@ -39,38 +39,72 @@
 #include "sniff.h"
 #include "utf8.h"
 
-/* Parsing state: the model being built and where numbers are. */
+/* Parsing state: the model being built and where numbers and strings are. */
 typedef struct st_parse {
   const unsigned char *data;
   uint64_t size;
   const char *header; /* data + 8 */
   uint64_t n;         /* header length */
-  json_numbers nums;
-  size_t next_num; /* index in nums of the next number node in document order */
+  json_tokens tok;
+  size_t next_num; /* index in tok.nums of the next number node in document order */
+  size_t next_str; /* index in tok.strs of the next string (keys included) */
   wt_model *m;
-  size_t *order; /* document index of each tensor, for stable sorting */
   wt_error *err;
 } st_parse;
 
-/* Quote a tensor or key name for a message. */
-#define ST_Q(buf, z) wt_quote(buf, sizeof(buf), z, strlen(z))
+/* Quote a name for a message. */
+#define ST_Q(buf, s) wt_quote(buf, sizeof(buf), (s).p, (s).n)
 
 /* Append " (this looks like ...)" to a message when the bytes are a known
 ** non-safetensors file. */
 static int st_fail_lookalike(st_parse *p, const char *msg) {
-  const char *what = wt_sniff_describe(p->data, p->size);
+  const char *what = wt_sniff_describe(p->data, p->size, WT_FORMAT_SAFETENSORS);
   if (what != NULL)
     return wt_fail(p->err, "not a safetensors file: this is %s (%s)", what, msg);
   return wt_fail(p->err, "%s", msg);
 }
 
-/* Count the number nodes in a subtree, to step over ignored fields. */
-static size_t st_count_numbers(const cJSON *j) {
-  size_t n = cJSON_IsNumber(j) ? 1 : 0;
+/* Step over a subtree that is ignored: its numbers and strings (object
+** keys included) so that the indexes stay in document order. */
+static void st_skip(st_parse *p, const cJSON *j) {
   const cJSON *c;
-  for (c = j->child; c; c = c->next)
-    n += st_count_numbers(c);
-  return n;
+  if (cJSON_IsNumber(j))
+    p->next_num++;
+  else if (cJSON_IsString(j))
+    p->next_str++;
+  for (c = j->child; c; c = c->next) {
+    if (cJSON_IsObject(j))
+      p->next_str++;
+    st_skip(p, c);
+  }
+}
+
+/* Take the next string of the header (a key or a string value), decoded.
+** Strings without escapes point into the mapped header. */
+static int st_next_str(st_parse *p, wt_str *out) {
+  const json_span *sp;
+  const char *raw;
+  char *buf;
+  if (p->next_str >= p->tok.strs.n)
+    return wt_fail(p->err, "internal error: string index out of step");
+  sp = &p->tok.strs.a[p->next_str++];
+  raw = p->header + sp->pos;
+  if (!p->tok.strs_escaped || memchr(raw, '\\', sp->len) == NULL) {
+    out->p = raw;
+    out->n = sp->len;
+    return 0;
+  }
+  buf = wt_arena_alloc(p->m->arena, sp->len + 1);
+  if (buf == NULL)
+    return wt_fail(p->err, "out of memory");
+  out->p = buf;
+  out->n = json_unescape(raw, sp->len, buf);
+  return 0;
+}
+
+/* True when s holds exactly the C string z. */
+static int st_is(wt_str s, const char *z) {
+  return s.n == strlen(z) && memcmp(s.p, z, s.n) == 0;
 }
 
 /* Name a JSON node's type for messages. */
@@ -89,8 +123,7 @@ static const char *st_json_type(const cJSON *j) {
 }
 
 /* Read the next number node (j) as an exact u64.  what names it in errors. */
-static int st_u64(st_parse *p, const cJSON *j, const char *tensor, const char *what,
-                  uint64_t *out) {
+static int st_u64(st_parse *p, const cJSON *j, wt_str tensor, const char *what, uint64_t *out) {
   char q[160];
   const json_span *sp;
   const char *t;
@@ -100,9 +133,9 @@ static int st_u64(st_parse *p, const cJSON *j, const char *tensor, const char *w
     return wt_fail(p->err, "tensor %s: %s is %s, not an unsigned integer", ST_Q(q, tensor), what,
                    st_json_type(j));
   }
-  if (p->next_num >= p->nums.n)
+  if (p->next_num >= p->tok.nums.n)
     return wt_fail(p->err, "internal error: number index out of step");
-  sp = &p->nums.a[p->next_num++];
+  sp = &p->tok.nums.a[p->next_num++];
   t = p->header + sp->pos;
   for (i = 0; i < sp->len; i++) {
     unsigned d = (unsigned)(t[i] - '0');
@@ -116,18 +149,6 @@ static int st_u64(st_parse *p, const cJSON *j, const char *tensor, const char *w
   return 0;
 }
 
-/* Copy a NUL-terminated string into the arena as a wt_str. */
-static int st_copy(st_parse *p, const char *z, wt_str *out) {
-  size_t n = strlen(z);
-  char *c = wt_arena_alloc(p->m->arena, n + 1);
-  if (c == NULL)
-    return wt_fail(p->err, "out of memory");
-  memcpy(c, z, n);
-  out->p = c;
-  out->n = n;
-  return 0;
-}
-
 /* Read `__metadata__`: null, or an object whose values are all strings. */
 static int st_metadata(st_parse *p, const cJSON *j) {
   const cJSON *c;
@@ -137,39 +158,41 @@ static int st_metadata(st_parse *p, const cJSON *j) {
     return 0;
   if (!cJSON_IsObject(j))
     return wt_fail(p->err, "__metadata__ is %s, not an object of strings", st_json_type(j));
-  for (c = j->child; c; c = c->next) {
-    if (!cJSON_IsString(c)) {
-      return wt_fail(p->err, "__metadata__ value of key %s is %s, not a string", ST_Q(q, c->string),
-                     st_json_type(c));
-    }
+  for (c = j->child; c; c = c->next)
     n++;
-  }
   p->m->meta = wt_arena_alloc(p->m->arena, n * sizeof(wt_meta) + 1);
   if (p->m->meta == NULL)
     return wt_fail(p->err, "out of memory");
   for (c = j->child; c; c = c->next) {
     wt_meta *kv = &p->m->meta[p->m->n_meta++];
-    if (st_copy(p, c->string, &kv->key) || st_copy(p, c->valuestring, &kv->value))
+    if (st_next_str(p, &kv->key))
+      return -1;
+    if (!cJSON_IsString(c)) {
+      return wt_fail(p->err, "__metadata__ value of key %s is %s, not a string", ST_Q(q, kv->key),
+                     st_json_type(c));
+    }
+    if (st_next_str(p, &kv->value))
       return -1;
   }
   return 0;
 }
 
 /* Read a tensor's shape array into t->dims. */
-static int st_shape(st_parse *p, const cJSON *j, const char *name, wt_tensor *t) {
+static int st_shape(st_parse *p, const cJSON *j, wt_tensor *t) {
   char q[160], what[48];
   const cJSON *c;
   uint64_t *dims;
   int k = 0;
   if (!cJSON_IsArray(j))
-    return wt_fail(p->err, "tensor %s: shape is %s, not an array", ST_Q(q, name), st_json_type(j));
+    return wt_fail(p->err, "tensor %s: shape is %s, not an array", ST_Q(q, t->name),
+                   st_json_type(j));
   t->ndim = cJSON_GetArraySize(j);
   dims = wt_arena_alloc(p->m->arena, (size_t)t->ndim * sizeof(uint64_t) + 1);
   if (dims == NULL)
     return wt_fail(p->err, "out of memory");
   for (c = j->child; c; c = c->next, k++) {
     snprintf(what, sizeof(what), "shape[%d]", k);
-    if (st_u64(p, c, name, what, &dims[k]))
+    if (st_u64(p, c, t->name, what, &dims[k]))
       return -1;
   }
   t->dims = dims;
@@ -177,34 +200,36 @@ static int st_shape(st_parse *p, const cJSON *j, const char *name, wt_tensor *t)
 }
 
 /* Read a tensor's data_offsets pair. */
-static int st_offsets(st_parse *p, const cJSON *j, const char *name, wt_tensor *t) {
+static int st_offsets(st_parse *p, const cJSON *j, wt_tensor *t) {
   char q[160];
   if (!cJSON_IsArray(j)) {
-    return wt_fail(p->err, "tensor %s: data_offsets is %s, not an array", ST_Q(q, name),
+    return wt_fail(p->err, "tensor %s: data_offsets is %s, not an array", ST_Q(q, t->name),
                    st_json_type(j));
   }
   if (cJSON_GetArraySize(j) != 2) {
-    return wt_fail(p->err, "tensor %s: data_offsets has %d elements, expected 2", ST_Q(q, name),
+    return wt_fail(p->err, "tensor %s: data_offsets must have 2 elements, not %d", ST_Q(q, t->name),
                    cJSON_GetArraySize(j));
   }
-  if (st_u64(p, j->child, name, "data_offsets[0]", &t->data_start) ||
-      st_u64(p, j->child->next, name, "data_offsets[1]", &t->data_end))
+  if (st_u64(p, j->child, t->name, "data_offsets[0]", &t->data_start) ||
+      st_u64(p, j->child->next, t->name, "data_offsets[1]", &t->data_end))
     return -1;
   return 0;
 }
 
 /* Read a tensor's dtype string. */
-static int st_dtype(st_parse *p, const cJSON *j, const char *name, wt_tensor *t) {
+static int st_dtype(st_parse *p, const cJSON *j, wt_tensor *t) {
   char q[160], d[160];
-  const char *z;
+  wt_str z;
   int i;
   if (!cJSON_IsString(j))
-    return wt_fail(p->err, "tensor %s: dtype is %s, not a string", ST_Q(q, name), st_json_type(j));
-  z = j->valuestring;
-  i = st_dtype_find(z, strlen(z));
+    return wt_fail(p->err, "tensor %s: dtype is %s, not a string", ST_Q(q, t->name),
+                   st_json_type(j));
+  if (st_next_str(p, &z))
+    return -1;
+  i = st_dtype_find(z.p, z.n);
   if (i < 0) {
-    int hint = st_dtype_find_nocase(z, strlen(z));
-    return wt_fail(p->err, "tensor %s: unknown dtype %s%s%s%s", ST_Q(q, name), ST_Q(d, z),
+    int hint = st_dtype_find_nocase(z.p, z.n);
+    return wt_fail(p->err, "tensor %s: unknown dtype %s%s%s%s", ST_Q(q, t->name), ST_Q(d, z),
                    hint >= 0 ? " (dtype names are case-sensitive: did you mean " : "",
                    hint >= 0 ? st_dtype_get(hint)->name : "", hint >= 0 ? "?)" : "");
   }
@@ -214,47 +239,38 @@ static int st_dtype(st_parse *p, const cJSON *j, const char *name, wt_tensor *t)
   return 0;
 }
 
-/* Read one tensor entry.  Fields may come in any order; each at most once. */
+/* Read one tensor entry (its key already read into t->name).  Fields may
+** come in any order, each at most once; unknown fields are ignored. */
 static int st_tensor(st_parse *p, const cJSON *j, wt_tensor *t) {
-  const char *name = j->string;
+  static const char *const fields[3] = {"dtype", "shape", "data_offsets"};
   const cJSON *c;
-  int seen_dtype = 0, seen_shape = 0, seen_offsets = 0, rc = 0;
+  int seen[3] = {0, 0, 0}, k, rc = 0;
   char q[160];
   if (!cJSON_IsObject(j)) {
-    p->next_num += st_count_numbers(j);
     return wt_fail(p->err, "tensor %s is %s, not an object with dtype, shape and data_offsets",
-                   ST_Q(q, name), st_json_type(j));
+                   ST_Q(q, t->name), st_json_type(j));
   }
   for (c = j->child; c && rc == 0; c = c->next) {
-    int *seen = NULL;
-    if (strcmp(c->string, "dtype") == 0)
-      seen = &seen_dtype;
-    else if (strcmp(c->string, "shape") == 0)
-      seen = &seen_shape;
-    else if (strcmp(c->string, "data_offsets") == 0)
-      seen = &seen_offsets;
-    if (seen == NULL) {
-      p->next_num += st_count_numbers(c); /* unknown fields are ignored */
+    wt_str key;
+    if (st_next_str(p, &key))
+      return -1;
+    for (k = 0; k < 3 && !st_is(key, fields[k]); k++)
+      ;
+    if (k == 3) {
+      st_skip(p, c);
       continue;
     }
-    if ((*seen)++)
-      return wt_fail(p->err, "tensor %s: duplicate field %s", ST_Q(q, name), c->string);
-    if (seen == &seen_dtype)
-      rc = st_dtype(p, c, name, t);
-    else if (seen == &seen_shape)
-      rc = st_shape(p, c, name, t);
-    else
-      rc = st_offsets(p, c, name, t);
+    if (seen[k]++)
+      return wt_fail(p->err, "tensor %s: duplicate field %s", ST_Q(q, t->name), fields[k]);
+    rc = k == 0 ? st_dtype(p, c, t) : k == 1 ? st_shape(p, c, t) : st_offsets(p, c, t);
   }
   if (rc)
     return rc;
-  if (!seen_dtype || !seen_shape || !seen_offsets) {
-    return wt_fail(p->err, "tensor %s: missing field %s", ST_Q(q, name),
-                   !seen_dtype   ? "dtype"
-                   : !seen_shape ? "shape"
-                                 : "data_offsets");
+  for (k = 0; k < 3; k++) {
+    if (!seen[k])
+      return wt_fail(p->err, "tensor %s: missing field %s", ST_Q(q, t->name), fields[k]);
   }
-  return st_copy(p, name, &t->name);
+  return 0;
 }
 
 /* Compare two tensor pointers by (begin, end), then document order (the
@@ -408,10 +424,10 @@ static int st_validate(st_parse *p) {
                      "file is truncated: the header and tensors need %llu bytes, the file has %llu",
                      (unsigned long long)need, (unsigned long long)p->size);
     return wt_fail(p->err,
-                   "%llu unexpected bytes after the last tensor (data ends at byte %llu, the file "
-                   "has %llu)",
-                   (unsigned long long)(p->size - need), (unsigned long long)need,
-                   (unsigned long long)p->size);
+                   "the last tensor ends at byte %llu but the file has %llu bytes: %llu trailing "
+                   "bytes are not allowed",
+                   (unsigned long long)need, (unsigned long long)p->size,
+                   (unsigned long long)(p->size - need));
   }
   return 0;
 }
@@ -429,14 +445,18 @@ static int st_walk(st_parse *p, const cJSON *root) {
   if (p->m->tensors == NULL)
     return wt_fail(p->err, "out of memory");
   for (c = root->child; c; c = c->next) {
-    if (strcmp(c->string, "__metadata__") == 0) {
+    wt_tensor *t = &p->m->tensors[p->m->n_tensors];
+    if (st_next_str(p, &t->name))
+      return -1;
+    if (st_is(t->name, "__metadata__")) {
+      memset(t, 0, sizeof(*t));
       if (seen_meta++)
         return wt_fail(p->err, "duplicate __metadata__");
       if (st_metadata(p, c))
         return -1;
       continue;
     }
-    if (st_tensor(p, c, &p->m->tensors[p->m->n_tensors]))
+    if (st_tensor(p, c, t))
       return -1;
     p->m->n_tensors++;
   }
@@ -459,7 +479,7 @@ int safetensors_parse(const unsigned char *data, uint64_t size, wt_model *out, w
   p.m = out;
   p.err = err;
   if (size < 8) {
-    snprintf(msg, sizeof(msg), "file has %llu bytes, too small for the 8-byte header length",
+    snprintf(msg, sizeof(msg), "file size %llu is less than the 8 bytes of the header length",
              (unsigned long long)size);
     return st_fail_lookalike(&p, msg);
   }
@@ -480,7 +500,7 @@ int safetensors_parse(const unsigned char *data, uint64_t size, wt_model *out, w
   valid = wt_utf8_valid_prefix(p.header, (size_t)n);
   if (valid != n)
     return wt_fail(err, "invalid UTF-8 in header at byte %llu", (unsigned long long)(8 + valid));
-  if (json_check(p.header, (size_t)n, 8, &p.nums, err))
+  if (json_check(p.header, (size_t)n, 8, &p.tok, err))
     goto done;
   out->arena = wt_arena_new();
   if (out->arena == NULL) {
@@ -502,7 +522,7 @@ int safetensors_parse(const unsigned char *data, uint64_t size, wt_model *out, w
   rc = 0;
 done:
   cJSON_Delete(root);
-  free(p.nums.a);
+  json_tokens_free(&p.tok);
   if (rc)
     wt_model_free(out);
   return rc;

@@ -36,8 +36,8 @@ int wt_sniff_format(const unsigned char *data, uint64_t size) {
   return 0;
 }
 
-const char *wt_sniff_describe(const unsigned char *data, uint64_t size) {
-  if (wt_starts(data, size, "GGUF"))
+const char *wt_sniff_describe(const unsigned char *data, uint64_t size, int reading_as) {
+  if (wt_starts(data, size, "GGUF") && reading_as != WT_FORMAT_GGUF)
     return "a GGUF file (read it with gguf())";
   if (wt_starts(data, size, "version https://git-lfs"))
     return "a git-LFS pointer file, not the model itself (run `git lfs pull`)";
@@ -54,7 +54,7 @@ const char *wt_sniff_describe(const unsigned char *data, uint64_t size) {
     return "an HDF5 file";
   if (wt_starts(data, size, "FUGG"))
     return "a pre-release GGUF draft (magic FUGG), which is not supported";
-  if (size >= 9 && data[8] == '{')
+  if (size >= 9 && data[8] == '{' && reading_as != WT_FORMAT_SAFETENSORS)
     return "a safetensors file (read it with safetensors())";
   return NULL;
 }

@@ -13,9 +13,10 @@
 ** first few bytes only. */
 int wt_sniff_format(const unsigned char *data, uint64_t size);
 
-/* A short phrase for a well-known non-model file ("a git-LFS pointer file
-** (run `git lfs pull` to fetch the real file)", "an HTML page", ...), or
-** NULL when the bytes say nothing useful. */
-const char *wt_sniff_describe(const unsigned char *data, uint64_t size);
+/* A short phrase for what the bytes are ("a git-LFS pointer file, not the
+** model itself (run `git lfs pull`)", "an HTML page", "a GGUF file ..."),
+** or NULL when they say nothing useful or look like reading_as, the
+** format the caller tried (WT_FORMAT_*, or 0). */
+const char *wt_sniff_describe(const unsigned char *data, uint64_t size, int reading_as);
 
 #endif

@@ -29,14 +29,14 @@ static int wt_parse(wt_source *s, int format, wt_error *err) {
   if (format == 0) {
     format = wt_sniff_format(data, size);
     if (format == 0) {
-      const char *what = wt_sniff_describe(data, size);
+      const char *what = wt_sniff_describe(data, size, 0);
       return wt_fail(err, "not a safetensors or GGUF file%s%s", what ? ": this is " : "",
                      what ? what : "");
     }
   }
   if (format == WT_FORMAT_GGUF) {
     if (!gguf_sniff(data, size)) {
-      const char *what = wt_sniff_describe(data, size);
+      const char *what = wt_sniff_describe(data, size, WT_FORMAT_GGUF);
       if (what != NULL)
         return wt_fail(err, "not a GGUF file: this is %s", what);
     }
