@@ -3,12 +3,16 @@
 ** safetensors_metadata(), gguf(), gguf_metadata(), gguf_array().  See
 ** vtab.h.
 **
-** xBestIndex follows the rule of SQLite's series.c: an argument column
-** that has a usable "=" constraint is passed to xFilter (argvIndex, in
-** column order, with idxNum a bitmask of the arguments present); a
-** constraint that exists but is not usable makes the plan unusable
-** (SQLITE_CONSTRAINT, the planner tries another join order); a required
-** argument with no constraint at all is an error, never zero rows.
+** xBestIndex: an argument column that has a usable "=" constraint is
+** passed to xFilter (argvIndex, in column order, with idxNum a bitmask of
+** the arguments present); a constraint that exists but is not usable makes
+** the plan unusable (SQLITE_CONSTRAINT: the planner tries another join
+** order).  A plan without a required argument is not refused outright, as
+** series.c does: SQLite also asks about each term of a WHERE ... OR ...
+** alone, and an error there would abort a valid query.  Such a plan gets a
+** prohibitive cost instead, and if the planner has nothing better (the
+** argument is really missing) xFilter fails with "missing argument",
+** never returning zero rows.
 */
 #include "vtab.h"
 
@@ -78,13 +82,6 @@ static int wt_best_index(sqlite3_vtab *pVtab, sqlite3_index_info *info) {
     if (c->usable)
       usable[k] = i;
   }
-  for (k = 0; k < def->n_required; k++) {
-    if (!seen[k]) {
-      wt_set_error(pVtab, sqlite3_mprintf("%s(): missing argument %s (usage: %s(%s))", def->name,
-                                          def->arg_names[k], def->name, def->usage));
-      return SQLITE_ERROR;
-    }
-  }
   for (k = 0; k < def->n_args; k++) {
     if (seen[k] && usable[k] < 0)
       return SQLITE_CONSTRAINT;
@@ -95,8 +92,13 @@ static int wt_best_index(sqlite3_vtab *pVtab, sqlite3_index_info *info) {
     }
   }
   info->idxNum = mask;
-  info->estimatedCost = 1000.0;
-  info->estimatedRows = 1000;
+  if ((mask & ((1 << def->n_required) - 1)) == (1 << def->n_required) - 1) {
+    info->estimatedCost = 1000.0;
+    info->estimatedRows = 1000;
+  } else {
+    info->estimatedCost = 1e300; /* xFilter will report the missing argument */
+    info->estimatedRows = INT64_MAX;
+  }
   return SQLITE_OK;
 }
 
@@ -206,6 +208,14 @@ static int wt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
       c->args[k] = sqlite3_value_dup(argv[i++]);
       if (c->args[k] == NULL)
         return SQLITE_NOMEM;
+    }
+  }
+  for (k = 0; k < def->n_required; k++) {
+    if (c->args[k] == NULL) {
+      wt_set_error(cur->pVtab,
+                   sqlite3_mprintf("%s(): missing argument %s (usage: %s(%s))", def->name,
+                                   def->arg_names[k], def->name, def->usage));
+      return SQLITE_ERROR;
     }
   }
   if (c->args[0] == NULL || sqlite3_value_type(c->args[0]) == SQLITE_NULL) {
