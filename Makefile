@@ -24,7 +24,7 @@ MODULE  := $(BUILD)/weights.so
 # Debian packages the build and the tests need.
 DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev
 
-.PHONY: all deps demo test test-run testdata clean format
+.PHONY: all deps demo demo-run test test-run testdata clean format
 
 all: $(MODULE)
 
@@ -44,6 +44,15 @@ $(BUILD)/gen_safetensors: tests/gen_safetensors.c | $(BUILD)
 $(BUILD)/gen_gguf: tests/gen_gguf.c | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $<
 
+$(BUILD)/gen_model: tests/gen_model.c | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lm
+
+# The sample model of the demo and the cookbook.
+$(BUILD)/demo/.stamp: $(BUILD)/gen_model
+	mkdir -p $(BUILD)/demo
+	$(BUILD)/gen_model $(BUILD)/demo
+	touch $@
+
 # Generated test files: rewritten whenever a generator changes.
 testdata: $(BUILD)/testdata/.stamp
 
@@ -57,10 +66,16 @@ $(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf
 deps:
 	@sh tests/deps.sh $(DEPS_PKGS)
 
+demo: deps
+	@$(MAKE) --no-print-directory demo-run
+
+demo-run: $(MODULE) $(BUILD)/demo/.stamp
+	sqlite3 -bail -cmd '.load ./$(BUILD)/weights' :memory: < sql/demo.sql
+
 test: deps
 	@$(MAKE) --no-print-directory test-run
 
-test-run: $(MODULE) $(BUILD)/slt testdata
+test-run: $(MODULE) $(BUILD)/slt testdata $(BUILD)/demo/.stamp
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	$(BUILD)/slt -e $(MODULE) tests/*.test
 
@@ -69,3 +84,42 @@ clean:
 
 format:
 	clang-format -i ext/*.c ext/*.h tests/*.c
+
+# Fuzzing (issue: hardening).  FUZZ_SECONDS per target; seeds come from the
+# fixtures (when ../shared is there) and the generated test files.
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_TARGETS := fuzz_safetensors fuzz_gguf
+PARSER_SRC   := ext/model.c ext/utf8.c ext/dtype.c ext/sniff.c ext/json_check.c \
+                ext/safetensors_parser.c ext/ggml_type.c ext/gguf_parser.c ext/gguf_value.c
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(PARSER_SRC) $(EXT_HDR)
+	mkdir -p $(BUILD)/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(CJSON_CFLAGS) -o $@ $< $(PARSER_SRC) $(CJSON_LIBS)
+
+$(BUILD)/fuzz/corpus/.stamp: testdata
+	rm -rf $(BUILD)/fuzz/corpus
+	mkdir -p $(BUILD)/fuzz/corpus/fuzz_safetensors $(BUILD)/fuzz/corpus/fuzz_gguf
+	cp $(BUILD)/testdata/safetensors/*.safetensors $(BUILD)/fuzz/corpus/fuzz_safetensors/
+	cp $(BUILD)/testdata/gguf/*.gguf $(BUILD)/fuzz/corpus/fuzz_gguf/
+	if [ -d ../shared/fixtures ]; then \
+	  cp ../shared/fixtures/safetensors/*.safetensors ../shared/fixtures/safetensors/sharded/*.safetensors \
+	     $(BUILD)/fuzz/corpus/fuzz_safetensors/; \
+	  cp ../shared/fixtures/gguf/*.gguf $(BUILD)/fuzz/corpus/fuzz_gguf/; fi
+	touch $@
+
+.PHONY: fuzz fuzz-deps
+fuzz-deps:
+	@sh tests/deps.sh clang libclang-rt-14-dev
+
+fuzz: fuzz-deps
+	@$(MAKE) --no-print-directory $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS)) $(BUILD)/fuzz/corpus/.stamp
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(BUILD)/fuzz/work/$$t; \
+	  $(BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+	    -artifact_prefix=$(BUILD)/fuzz/$$t- $(BUILD)/fuzz/work/$$t $(BUILD)/fuzz/corpus/$$t \
+	    > $(BUILD)/fuzz/$$t.log 2>&1; rc=$$?; \
+	  grep -E '^(stat::number_of_executed_units|SUMMARY)|ERROR' $(BUILD)/fuzz/$$t.log; \
+	  if [ $$rc -ne 0 ]; then echo "fuzz: $$t failed, see $(BUILD)/fuzz/$$t.log"; exit 1; fi; \
+	done
