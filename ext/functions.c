@@ -111,7 +111,8 @@ static void wt_blob_result(sqlite3_context *ctx, const char *fn, wt_source *src,
 static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   int format = (int)(intptr_t)sqlite3_user_data(ctx);
   const char *fn = format == WT_FORMAT_GGUF ? "gguf_blob" : "safetensors_blob";
-  sqlite3_int64 offset = 0, length = -1;
+  sqlite3_int64 offset = 0, length = 0;
+  int to_end = argc < 4 || sqlite3_value_type(argv[3]) == SQLITE_NULL;
   const wt_tensor *t;
   wt_source *src;
   char q[160], *msg = NULL;
@@ -135,7 +136,9 @@ static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   } else if (offset < 0 || (uint64_t)offset > t->nbytes) {
     msg = sqlite3_mprintf("tensor %s: offset %lld is outside the tensor's %llu bytes", q,
                           (long long)offset, (unsigned long long)t->nbytes);
-  } else if (length < -1 || (length >= 0 && (uint64_t)length > t->nbytes - (uint64_t)offset)) {
+  } else if (to_end) {
+    length = (sqlite3_int64)(t->nbytes - (uint64_t)offset);
+  } else if (length < 0 || (uint64_t)length > t->nbytes - (uint64_t)offset) {
     msg = sqlite3_mprintf("tensor %s: offset %lld and length %lld are outside the tensor's %llu "
                           "bytes",
                           q, (long long)offset, (long long)length, (unsigned long long)t->nbytes);
@@ -145,8 +148,6 @@ static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_free(msg);
     goto done;
   }
-  if (length < 0)
-    length = (sqlite3_int64)(t->nbytes - (uint64_t)offset);
   wt_blob_result(ctx, fn, src, t, offset, length);
 done:
   wt_source_release(src);

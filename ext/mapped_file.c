@@ -32,9 +32,9 @@ int wt_file_open(wt_file *f, const char *path, size_t n, wt_error *err) {
   memset(f, 0, sizeof(*f));
   f->fd = -1;
   if (n == 0)
-    return wt_fail(err, "empty path");
+    return wt_fail(err, "the path is empty");
   if (memchr(path, 0, n) != NULL || path[n] != 0)
-    return wt_fail(err, "path contains a NUL byte");
+    return wt_fail(err, "the path contains a NUL byte");
   /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
   f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (f->fd < 0)

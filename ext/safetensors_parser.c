@@ -30,6 +30,7 @@
 #include "safetensors_parser.h"
 
 #include <cJSON.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,7 @@ typedef struct st_parse {
   size_t next_num; /* index in tok.nums of the next number node in document order */
   size_t next_str; /* index in tok.strs of the next string (keys included) */
   wt_model *m;
+  wt_str dup_tensor; /* a tensor name that appeared more than once */
   wt_error *err;
 } st_parse;
 
@@ -284,49 +286,70 @@ static int st_cmp_offsets(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Compare two tensor pointers by name, then document order. */
-static int st_cmp_names(const void *a, const void *b) {
-  const wt_tensor *x = *(const wt_tensor *const *)a, *y = *(const wt_tensor *const *)b;
-  size_t n = x->name.n < y->name.n ? x->name.n : y->name.n;
-  int c = memcmp(x->name.p, y->name.p, n);
+/* A key and its position, for finding repeated keys. */
+typedef struct st_keyed {
+  wt_str key;
+  size_t idx;
+} st_keyed;
+
+/* Compare by key bytes, then position. */
+static int st_cmp_keyed(const void *a, const void *b) {
+  const st_keyed *x = a, *y = b;
+  size_t n = x->key.n < y->key.n ? x->key.n : y->key.n;
+  int c = memcmp(x->key.p, y->key.p, n);
   if (c != 0)
     return c;
-  if (x->name.n != y->name.n)
-    return x->name.n < y->name.n ? -1 : 1;
-  return x < y ? -1 : x > y; /* array order = document order */
+  if (x->key.n != y->key.n)
+    return x->key.n < y->key.n ? -1 : 1;
+  return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* Drop all but the last entry of each repeated tensor name (the crate reads
-** the header into a map, so the last one wins), keeping document order. */
-static int st_dedupe(st_parse *p) {
-  wt_model *m = p->m;
-  wt_tensor **by_name;
+/* Keep only the last of the n elements (each size bytes, its wt_str key at
+** key_off) that share a key, in document order: the crate reads tensors
+** and __metadata__ into maps, where the last entry wins.  Sets *dropped to
+** one dropped key.  Returns the new count, or -1 on OOM. */
+static long st_dedupe(void *base, size_t n, size_t size, size_t key_off, wt_str *dropped) {
+  char *el = base;
+  st_keyed *keys;
   size_t i, k = 0;
-  int *drop;
-  if (m->n_tensors < 2)
-    return 0;
-  by_name = malloc(m->n_tensors * sizeof(*by_name));
-  drop = calloc(m->n_tensors, sizeof(*drop));
-  if (by_name == NULL || drop == NULL) {
-    free(by_name);
-    free(drop);
+  if (n < 2)
+    return (long)n;
+  keys = malloc(n * sizeof(*keys));
+  if (keys == NULL)
+    return -1;
+  for (i = 0; i < n; i++) {
+    memcpy(&keys[i].key, el + i * size + key_off, sizeof(wt_str));
+    keys[i].idx = i;
+  }
+  qsort(keys, n, sizeof(*keys), st_cmp_keyed);
+  for (i = 0; i + 1 < n; i++) {
+    if (keys[i].key.n == keys[i + 1].key.n &&
+        memcmp(keys[i].key.p, keys[i + 1].key.p, keys[i].key.n) == 0) {
+      *dropped = keys[i].key;
+      ((wt_str *)(el + keys[i].idx * size + key_off))->p = NULL; /* mark as dropped */
+    }
+  }
+  free(keys);
+  for (i = 0; i < n; i++) {
+    if (((wt_str *)(el + i * size + key_off))->p == NULL)
+      continue;
+    if (k != i)
+      memcpy(el + k * size, el + i * size, size);
+    k++;
+  }
+  return (long)k;
+}
+
+/* Apply st_dedupe to the tensors and the metadata. */
+static int st_dedupe_all(st_parse *p) {
+  wt_str unused;
+  long n = st_dedupe(p->m->tensors, p->m->n_tensors, sizeof(wt_tensor), offsetof(wt_tensor, name),
+                     &p->dup_tensor);
+  long k = st_dedupe(p->m->meta, p->m->n_meta, sizeof(wt_meta), offsetof(wt_meta, key), &unused);
+  if (n < 0 || k < 0)
     return wt_fail(p->err, "out of memory");
-  }
-  for (i = 0; i < m->n_tensors; i++)
-    by_name[i] = &m->tensors[i];
-  qsort(by_name, m->n_tensors, sizeof(*by_name), st_cmp_names);
-  for (i = 0; i + 1 < m->n_tensors; i++) {
-    const wt_tensor *x = by_name[i], *y = by_name[i + 1];
-    if (x->name.n == y->name.n && memcmp(x->name.p, y->name.p, x->name.n) == 0)
-      drop[x - m->tensors] = 1;
-  }
-  for (i = 0; i < m->n_tensors; i++) {
-    if (!drop[i])
-      m->tensors[k++] = m->tensors[i];
-  }
-  m->n_tensors = k;
-  free(by_name);
-  free(drop);
+  p->m->n_tensors = (size_t)n;
+  p->m->n_meta = (size_t)k;
   return 0;
 }
 
@@ -373,7 +396,12 @@ static int st_validate(st_parse *p) {
   wt_model *m = p->m;
   uint64_t expected = 0;
   size_t i;
-  char q[160], sh[160];
+  char q[160], sh[160], dup[200] = "";
+  if (p->dup_tensor.p != NULL) {
+    char qd[160];
+    snprintf(dup, sizeof(dup), "; tensor %s appears more than once and only its last entry counts",
+             ST_Q(qd, p->dup_tensor));
+  }
   for (i = 0; i < m->n_tensors; i++) {
     wt_tensor *t = &m->tensors[i];
     uint64_t numel = 1, bits;
@@ -384,12 +412,12 @@ static int st_validate(st_parse *p) {
       if (t->data_end < t->data_start)
         return wt_fail(p->err, "tensor %s: data_offsets [%llu,%llu] end before they begin", name,
                        (unsigned long long)t->data_start, (unsigned long long)t->data_end);
-      return wt_fail(p->err,
-                     "tensor %s: data_offsets [%llu,%llu] should start at %llu, where the "
-                     "previous tensor ends (%s)",
+      return wt_fail(p->err, "tensor %s: data_offsets [%llu,%llu] should start at %llu, %s (%s%s)",
                      name, (unsigned long long)t->data_start, (unsigned long long)t->data_end,
                      (unsigned long long)expected,
-                     t->data_start > expected ? "a hole in the data buffer" : "tensors overlap");
+                     i == 0 ? "the start of the data buffer" : "where the previous tensor ends",
+                     t->data_start > expected ? "a hole in the data buffer" : "tensors overlap",
+                     dup);
     }
     for (k = 0; k < t->ndim; k++) {
       if (wt_mul(numel, t->dims[k], &numel))
@@ -424,10 +452,10 @@ static int st_validate(st_parse *p) {
                      "file is truncated: the header and tensors need %llu bytes, the file has %llu",
                      (unsigned long long)need, (unsigned long long)p->size);
     return wt_fail(p->err,
-                   "the last tensor ends at byte %llu but the file has %llu bytes: %llu trailing "
-                   "bytes are not allowed",
-                   (unsigned long long)need, (unsigned long long)p->size,
-                   (unsigned long long)(p->size - need));
+                   "the %s ends at byte %llu but the file has %llu bytes: trailing bytes (%llu) "
+                   "are not allowed",
+                   m->n_tensors ? "last tensor" : "header", (unsigned long long)need,
+                   (unsigned long long)p->size, (unsigned long long)(p->size - need));
   }
   return 0;
 }
@@ -513,7 +541,7 @@ int safetensors_parse(const unsigned char *data, uint64_t size, wt_model *out, w
             (unsigned long long)(8 + (uint64_t)(cJSON_GetErrorPtr() - p.header)));
     goto done;
   }
-  if (st_walk(&p, root) || st_dedupe(&p) || st_sort(&p) || st_validate(&p))
+  if (st_walk(&p, root) || st_dedupe_all(&p) || st_sort(&p) || st_validate(&p))
     goto done;
   out->format = WT_FORMAT_SAFETENSORS;
   out->file_size = size;

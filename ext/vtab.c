@@ -27,7 +27,7 @@ typedef struct wt_vtab {
 } wt_vtab;
 
 char *wt_error_message(const char *fn, const char *path, const char *msg) {
-  if (path == NULL)
+  if (path == NULL || path[0] == 0)
     return sqlite3_mprintf("%s(): %s", fn, msg);
   return sqlite3_mprintf("%s(): %s: %s", fn, path, msg);
 }
@@ -213,8 +213,10 @@ static int wt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
   for (k = 0; k < def->n_required; k++) {
     if (c->args[k] == NULL) {
       wt_set_error(cur->pVtab,
-                   sqlite3_mprintf("%s(): missing argument %s (usage: %s(%s))", def->name,
-                                   def->arg_names[k], def->name, def->usage));
+                   sqlite3_mprintf("%s(): missing argument %s, or its value comes from a table "
+                                   "that the join order puts after this one "
+                                   "(usage: %s(%s))",
+                                   def->name, def->arg_names[k], def->name, def->usage));
       return SQLITE_ERROR;
     }
   }
