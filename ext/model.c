@@ -5,6 +5,8 @@
 */
 #include "model.h"
 
+#include "utf8.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,20 +34,30 @@ int wt_fail(wt_error *err, const char *fmt, ...) {
 }
 
 const char *wt_quote(char *out, size_t out_size, const char *p, size_t n) {
-  size_t max = out_size > 16 ? (out_size - 8) / 4 : 0;
-  size_t i, j = 0;
-  if (out_size == 0)
+  size_t max = out_size > 16 ? (out_size - 8) / 4 : 0; /* input bytes that always fit */
+  size_t i = 0, j = 0;
+  if (out_size < 3) {
+    if (out_size > 0)
+      out[0] = 0;
     return out;
+  }
   out[j++] = '\'';
-  for (i = 0; i < n && i < max; i++) {
+  while (i < n && i < max) {
     unsigned char c = (unsigned char)p[i];
-    if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') {
+    size_t k = c >= 0x80 ? wt_utf8_char(p + i, n - i) : 0;
+    if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\') {
       out[j++] = (char)c;
-    } else if (c >= 0x80) {
-      out[j++] = (char)c; /* keep UTF-8 (callers quote only validated text or hex it) */
+    } else if (k > 1) {
+      if (i + k > max)
+        break; /* never cut a character in half */
+      memcpy(out + j, p + i, k);
+      j += k;
+      i += k;
+      continue;
     } else {
       j += (size_t)snprintf(out + j, out_size - j, "\\x%02x", c);
     }
+    i++;
   }
   if (i < n) {
     memcpy(out + j, "...", 3);

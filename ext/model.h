@@ -102,8 +102,13 @@ static inline int wt_mul(uint64_t a, uint64_t b, uint64_t *r) {
   return __builtin_mul_overflow(a, b, r) ? -1 : 0;
 }
 
-/* Write str as a quoted, escaped string for use inside an error message,
-** cut to at most max bytes of input ("..." marks a cut).  Returns out. */
+/* Write p[0..n) quoted for an error message: printable ASCII and valid
+** UTF-8 as they are, quotes, backslashes and other bytes as \xNN, cut at
+** a character boundary with "..." so that it fits out_size (a buffer of
+** WT_QUOTE_SIZE shows 48 bytes of the name).  The result is always valid
+** UTF-8.  Returns out. */
 const char *wt_quote(char *out, size_t out_size, const char *p, size_t n);
+
+#define WT_QUOTE_SIZE (48 * 4 + 8)
 
 #endif

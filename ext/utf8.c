@@ -3,9 +3,8 @@
 */
 #include "utf8.h"
 
-/* Return the length of a valid sequence starting at s (at most n bytes
-** available), or 0 if the bytes there are not valid UTF-8. */
-static size_t wt_utf8_seq(const unsigned char *s, size_t n) {
+size_t wt_utf8_char(const char *p, size_t n) {
+  const unsigned char *s = (const unsigned char *)p;
   unsigned c = s[0];
   if (c < 0x80)
     return 1;
@@ -38,7 +37,7 @@ size_t wt_utf8_valid_prefix(const char *p, size_t n) {
     }
     if (i >= n)
       break;
-    k = wt_utf8_seq(s + i, n - i);
+    k = wt_utf8_char(p + i, n - i);
     if (k == 0)
       return i;
     i += k;

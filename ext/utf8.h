@@ -11,6 +11,10 @@
 ** the whole string is valid. */
 size_t wt_utf8_valid_prefix(const char *p, size_t n);
 
+/* The length (1-4) of the valid UTF-8 character at p (n bytes available),
+** or 0 when the bytes there are not valid UTF-8. */
+size_t wt_utf8_char(const char *p, size_t n);
+
 /* True when p[0..n) is entirely valid UTF-8. */
 static inline int wt_utf8_valid(const char *p, size_t n) {
   return wt_utf8_valid_prefix(p, n) == n;
