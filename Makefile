@@ -77,6 +77,7 @@ test: deps
 
 test-run: $(MODULE) $(BUILD)/slt testdata $(BUILD)/demo/.stamp
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
+	sh tests/run_sql_examples.sh $(MODULE)
 	$(BUILD)/slt -e $(MODULE) tests/*.test
 
 clean:
