@@ -22,7 +22,7 @@ EXT_HDR := $(wildcard ext/*.h)
 MODULE  := $(BUILD)/weights.so
 
 # Debian packages the build and the tests need.
-DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev
+DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind
 
 .PHONY: all deps demo demo-run test test-run testdata clean format
 
@@ -37,6 +37,19 @@ $(MODULE): $(EXT_SRC) $(EXT_HDR) Makefile | $(BUILD)
 
 $(BUILD)/slt: tests/slt.c | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3
+
+# The same module and runner built with AddressSanitizer and UBSan: make test
+# runs the whole suite against them too (leaks included, via LeakSanitizer).
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+$(BUILD)/asan/weights.so: $(EXT_SRC) $(EXT_HDR) Makefile
+	mkdir -p $(BUILD)/asan
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -fPIC -shared -DWEIGHTS_VERSION='"$(VERSION)"' \
+	  $(CJSON_CFLAGS) -o $@ $(EXT_SRC) $(CJSON_LIBS)
+
+$(BUILD)/asan/slt: tests/slt.c
+	mkdir -p $(BUILD)/asan
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3
 
 $(BUILD)/gen_safetensors: tests/gen_safetensors.c | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $<
@@ -75,9 +88,18 @@ demo-run: $(MODULE) $(BUILD)/demo/.stamp
 test: deps
 	@$(MAKE) --no-print-directory test-run
 
-test-run: $(MODULE) $(BUILD)/slt testdata $(BUILD)/demo/.stamp
+VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
+  --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
+
+# The last line printed is the runner's "TOTAL: N passed, M failed, K skipped".
+test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/run_sql_examples.sh $(MODULE)
+	@echo "== every test under AddressSanitizer + UBSan"
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(BUILD)/asan/slt -e $(BUILD)/asan/weights.so tests/*.test
+	@echo "== every test under valgrind"
+	$(VALGRIND) $(BUILD)/slt -e $(MODULE) tests/*.test
+	@echo "== every test"
 	$(BUILD)/slt -e $(MODULE) tests/*.test
 
 clean:
@@ -91,7 +113,7 @@ format:
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-FUZZ_TARGETS := fuzz_safetensors fuzz_gguf
+FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values
 PARSER_SRC   := ext/model.c ext/utf8.c ext/dtype.c ext/sniff.c ext/json_check.c \
                 ext/safetensors_parser.c ext/ggml_type.c ext/gguf_parser.c ext/gguf_value.c
 
@@ -101,7 +123,12 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(PARSER_SRC) $(EXT_HDR)
 
 $(BUILD)/fuzz/corpus/.stamp: testdata
 	rm -rf $(BUILD)/fuzz/corpus
-	mkdir -p $(BUILD)/fuzz/corpus/fuzz_safetensors $(BUILD)/fuzz/corpus/fuzz_gguf
+	mkdir -p $(BUILD)/fuzz/corpus/fuzz_safetensors $(BUILD)/fuzz/corpus/fuzz_gguf \
+	  $(BUILD)/fuzz/corpus/fuzz_gguf_values
+	printf '\010\000\001\005\000\000\000hello' > $(BUILD)/fuzz/corpus/fuzz_gguf_values/string-v1
+	printf '\011\010\000\002\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000a\001\000\000\000\000\000\000\000\377' \
+	  > $(BUILD)/fuzz/corpus/fuzz_gguf_values/strings-v3
+	printf '\006\000\002\177\300\000\000' > $(BUILD)/fuzz/corpus/fuzz_gguf_values/nan-be
 	cp $(BUILD)/testdata/safetensors/*.safetensors $(BUILD)/fuzz/corpus/fuzz_safetensors/
 	cp $(BUILD)/testdata/gguf/*.gguf $(BUILD)/fuzz/corpus/fuzz_gguf/
 	if [ -d ../shared/fixtures ]; then \

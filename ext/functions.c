@@ -20,6 +20,13 @@
 
 SQLITE_EXTENSION_INIT3
 
+/* The user data of each registered function. */
+typedef struct wt_func_aux {
+  const char *name; /* for messages */
+  int format;       /* WT_FORMAT_* of the files it reads; 0 = either */
+  wt_cache *cache;
+} wt_func_aux;
+
 /* Report an error that names the function and, when known, the path. */
 static void wt_func_error(sqlite3_context *ctx, const char *fn, const char *path, const char *msg) {
   char *z = wt_error_message(fn, path, msg);
@@ -31,10 +38,11 @@ static void wt_func_error(sqlite3_context *ctx, const char *fn, const char *path
   sqlite3_free(z);
 }
 
-/* Open the file named by argument 0 as format.  On failure sets the error
-** result and returns NULL. */
-static wt_source *wt_func_source(sqlite3_context *ctx, const char *fn, int format,
-                                 sqlite3_value *arg) {
+/* Open the file named by argument 0, through the connection's cache.  On
+** failure sets the error result and returns NULL. */
+static wt_source *wt_func_source(sqlite3_context *ctx, sqlite3_value *arg) {
+  const wt_func_aux *aux = sqlite3_user_data(ctx);
+  const char *fn = aux->name;
   const char *path = (const char *)sqlite3_value_text(arg);
   int n = sqlite3_value_bytes(arg);
   wt_source *src;
@@ -47,7 +55,7 @@ static wt_source *wt_func_source(sqlite3_context *ctx, const char *fn, int forma
     sqlite3_result_error_nomem(ctx);
     return NULL;
   }
-  if (wt_source_open(path, (size_t)n, format, &src, &e)) {
+  if (wt_cache_open(aux->cache, path, (size_t)n, aux->format, &src, &e)) {
     wt_func_error(ctx, fn, (int)strlen(path) == n ? path : NULL, e.msg);
     return NULL;
   }
@@ -107,10 +115,9 @@ static void wt_blob_result(sqlite3_context *ctx, const char *fn, wt_source *src,
   sqlite3_result_blob64(ctx, buf, (sqlite3_uint64)length, sqlite3_free);
 }
 
-/* safetensors_blob() and gguf_blob(); the format is the user data. */
+/* safetensors_blob(), gguf_blob(): a tensor's bytes. */
 static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  int format = (int)(intptr_t)sqlite3_user_data(ctx);
-  const char *fn = format == WT_FORMAT_GGUF ? "gguf_blob" : "safetensors_blob";
+  const char *fn = ((const wt_func_aux *)sqlite3_user_data(ctx))->name;
   sqlite3_int64 offset = 0, length = 0;
   int to_end = argc < 4 || sqlite3_value_type(argv[3]) == SQLITE_NULL;
   const wt_tensor *t;
@@ -121,7 +128,7 @@ static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (wt_int_arg(ctx, fn, argc, argv, 2, "offset", &offset) ||
       wt_int_arg(ctx, fn, argc, argv, 3, "length", &length))
     return;
-  src = wt_func_source(ctx, fn, format, argv[0]);
+  src = wt_func_source(ctx, argv[0]);
   if (src == NULL)
     return;
   t = wt_source_find_tensor(src, (const char *)sqlite3_value_text(argv[1]),
@@ -155,17 +162,15 @@ done:
 
 /* safetensors_info() and gguf_info(): the file's facts as a JSON object. */
 static void wt_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  int format = (int)(intptr_t)sqlite3_user_data(ctx);
-  const char *fn = format == WT_FORMAT_GGUF ? "gguf_info" : "safetensors_info";
   wt_source *src;
   const wt_model *m;
   char *z;
   (void)argc;
-  src = wt_func_source(ctx, fn, format, argv[0]);
+  src = wt_func_source(ctx, argv[0]);
   if (src == NULL)
     return;
   m = &src->model;
-  if (format == WT_FORMAT_GGUF) {
+  if (m->format == WT_FORMAT_GGUF) {
     z = sqlite3_mprintf("{\"version\":%u,\"byte_order\":\"%s\",\"tensor_count\":%llu,"
                         "\"kv_count\":%llu,\"alignment\":%llu,\"data_offset\":%llu,"
                         "\"file_size\":%llu}",
@@ -194,29 +199,62 @@ static void wt_version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   sqlite3_result_text(ctx, WEIGHTS_VERSION, -1, SQLITE_STATIC);
 }
 
-int wt_register_functions(sqlite3 *db) {
+/* weights_cache_stats(): the connection's header cache counters as JSON. */
+static void wt_cache_stats_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const wt_func_aux *aux = sqlite3_user_data(ctx);
+  wt_cache_stats st;
+  (void)argc;
+  (void)argv;
+  wt_cache_get_stats(aux->cache, &st);
+  sqlite3_result_text(ctx,
+                      sqlite3_mprintf("{\"hits\":%llu,\"misses\":%llu,\"entries\":%llu,"
+                                      "\"bytes\":%llu}",
+                                      (unsigned long long)st.hits, (unsigned long long)st.misses,
+                                      (unsigned long long)st.entries, (unsigned long long)st.bytes),
+                      -1, sqlite3_free);
+}
+
+/* Destructor of a registration's user data. */
+static void wt_func_aux_free(void *p) {
+  wt_func_aux *a = p;
+  wt_cache_unref(a->cache);
+  sqlite3_free(a);
+}
+
+/* Register one function with nArg arguments. */
+static int wt_register_one(sqlite3 *db, const char *name, int format, int n_arg, int flags,
+                           void (*fn)(sqlite3_context *, int, sqlite3_value **), wt_cache *cache) {
+  wt_func_aux *a = sqlite3_malloc(sizeof(*a));
+  if (a == NULL)
+    return SQLITE_NOMEM;
+  a->name = name;
+  a->format = format;
+  a->cache = cache;
+  wt_cache_ref(cache);
+  return sqlite3_create_function_v2(db, name, n_arg, flags, a, fn, 0, 0, wt_func_aux_free);
+}
+
+int wt_register_functions(sqlite3 *db, wt_cache *cache) {
   static const struct {
     const char *name;
     int min_args, max_args;
     void (*fn)(sqlite3_context *, int, sqlite3_value **);
     int format;
+    int flags;
   } funcs[] = {
-      {"safetensors_blob", 2, 4, wt_blob_func, WT_FORMAT_SAFETENSORS},
-      {"gguf_blob", 2, 4, wt_blob_func, WT_FORMAT_GGUF},
-      {"safetensors_info", 1, 1, wt_info_func, WT_FORMAT_SAFETENSORS},
-      {"gguf_info", 1, 1, wt_info_func, WT_FORMAT_GGUF},
+      {"safetensors_blob", 2, 4, wt_blob_func, WT_FORMAT_SAFETENSORS, WT_FILE_FLAGS},
+      {"gguf_blob", 2, 4, wt_blob_func, WT_FORMAT_GGUF, WT_FILE_FLAGS},
+      {"safetensors_info", 1, 1, wt_info_func, WT_FORMAT_SAFETENSORS, WT_FILE_FLAGS},
+      {"gguf_info", 1, 1, wt_info_func, WT_FORMAT_GGUF, WT_FILE_FLAGS},
+      {"weights_version", 0, 0, wt_version_func, 0, WT_PURE_FLAGS},
+      {"weights_cache_stats", 0, 0, wt_cache_stats_func, 0, SQLITE_UTF8},
   };
-  const int file_flags = SQLITE_UTF8 | SQLITE_DIRECTONLY;
-  const int pure_flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
   size_t i;
   int n, rc = SQLITE_OK;
   for (i = 0; i < sizeof(funcs) / sizeof(funcs[0]) && rc == SQLITE_OK; i++) {
-    for (n = funcs[i].min_args; n <= funcs[i].max_args && rc == SQLITE_OK; n++) {
-      rc = sqlite3_create_function(db, funcs[i].name, n, file_flags,
-                                   (void *)(intptr_t)funcs[i].format, funcs[i].fn, 0, 0);
-    }
+    for (n = funcs[i].min_args; n <= funcs[i].max_args && rc == SQLITE_OK; n++)
+      rc = wt_register_one(db, funcs[i].name, funcs[i].format, n, funcs[i].flags, funcs[i].fn,
+                           cache);
   }
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(db, "weights_version", 0, pure_flags, 0, wt_version_func, 0, 0);
   return rc;
 }

@@ -96,6 +96,14 @@ void *wt_arena_alloc(struct wt_arena *a, size_t n) {
   return p;
 }
 
+size_t wt_arena_size(const struct wt_arena *a) {
+  const wt_block *b;
+  size_t n = 0;
+  for (b = a ? a->head : NULL; b; b = b->next)
+    n += sizeof(wt_block) + b->size;
+  return n;
+}
+
 void wt_arena_free(struct wt_arena *a) {
   wt_block *b, *next;
   if (a == NULL)

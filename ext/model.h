@@ -94,6 +94,9 @@ struct wt_arena *wt_arena_new(void);
 void *wt_arena_alloc(struct wt_arena *a, size_t n);
 void wt_arena_free(struct wt_arena *a);
 
+/* Bytes the arena holds (its blocks). */
+size_t wt_arena_size(const struct wt_arena *a);
+
 /* Checked arithmetic: return 0 and set *r when the result fits. */
 static inline int wt_add(uint64_t a, uint64_t b, uint64_t *r) {
   return __builtin_add_overflow(a, b, r) ? -1 : 0;

@@ -76,6 +76,10 @@ void wt_source_release(wt_source *s) {
   free(s);
 }
 
+uint64_t wt_source_bytes(const wt_source *s) {
+  return s->model.header_len + wt_arena_size(s->model.arena) + sizeof(*s) + s->path_len;
+}
+
 const wt_tensor *wt_source_find_tensor(const wt_source *s, const char *p, size_t n) {
   size_t i;
   for (i = 0; i < s->model.n_tensors; i++) {

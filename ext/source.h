@@ -32,6 +32,10 @@ const wt_tensor *wt_source_find_tensor(const wt_source *s, const char *p, size_t
 /* The metadata entry with key p[0..n), or NULL. */
 const wt_meta *wt_source_find_meta(const wt_source *s, const char *p, size_t n);
 
+/* Memory a source's parsed description takes, plus its header bytes: what
+** a cache counts against its bound. */
+uint64_t wt_source_bytes(const wt_source *s);
+
 /* The name of a format: "safetensors", "gguf". */
 const char *wt_format_name(int format);
 

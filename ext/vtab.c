@@ -20,10 +20,17 @@
 
 SQLITE_EXTENSION_INIT3
 
-/* The vtab object: just which table it is. */
+/* What each registered table knows: its definition and the cache. */
+typedef struct wt_table_aux {
+  const wt_table_def *def;
+  wt_cache *cache;
+} wt_table_aux;
+
+/* The vtab object. */
 typedef struct wt_vtab {
   sqlite3_vtab base;
   const wt_table_def *def;
+  wt_cache *cache;
 } wt_vtab;
 
 char *wt_error_message(const char *fn, const char *path, const char *msg) {
@@ -41,7 +48,8 @@ static void wt_set_error(sqlite3_vtab *tab, char *msg) {
 /* xConnect: declare the schema; file-reading tables are DIRECTONLY. */
 static int wt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
                       sqlite3_vtab **ppVtab, char **pzErr) {
-  const wt_table_def *def = aux;
+  const wt_table_aux *a = aux;
+  const wt_table_def *def = a->def;
   wt_vtab *tab;
   int rc;
   (void)argc;
@@ -56,6 +64,7 @@ static int wt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
     return SQLITE_NOMEM;
   memset(tab, 0, sizeof(*tab));
   tab->def = def;
+  tab->cache = a->cache;
   *ppVtab = &tab->base;
   return SQLITE_OK;
 }
@@ -109,6 +118,7 @@ static int wt_open(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCursor) {
     return SQLITE_NOMEM;
   memset(c, 0, sizeof(*c));
   c->def = ((wt_vtab *)pVtab)->def;
+  c->cache = ((wt_vtab *)pVtab)->cache;
   c->eof = 1;
   *ppCursor = &c->base;
   return SQLITE_OK;
@@ -178,7 +188,7 @@ static int wt_settle(wt_cursor *c) {
     {
       const char *path = c->files[c->i_file++];
       wt_error e;
-      if (wt_source_open(path, strlen(path), c->def->format, &c->src, &e)) {
+      if (wt_cache_open(c->cache, path, strlen(path), c->def->format, &c->src, &e)) {
         err = wt_error_message(c->def->name, path, e.msg);
         rc = SQLITE_ERROR;
         goto fail;
@@ -294,6 +304,19 @@ static sqlite3_module wt_module = {
     .xRowid = wt_rowid,
 };
 
-int wt_register_table(sqlite3 *db, const wt_table_def *def) {
-  return sqlite3_create_module(db, def->name, &wt_module, (void *)def);
+/* Destructor of a registration: drop its reference to the cache. */
+static void wt_table_aux_free(void *p) {
+  wt_table_aux *a = p;
+  wt_cache_unref(a->cache);
+  sqlite3_free(a);
+}
+
+int wt_register_table(sqlite3 *db, const wt_table_def *def, wt_cache *cache) {
+  wt_table_aux *a = sqlite3_malloc(sizeof(*a));
+  if (a == NULL)
+    return SQLITE_NOMEM;
+  a->def = def;
+  a->cache = cache;
+  wt_cache_ref(cache);
+  return sqlite3_create_module_v2(db, def->name, &wt_module, a, wt_table_aux_free);
 }

@@ -16,6 +16,7 @@
 
 #include <sqlite3ext.h>
 
+#include "cache.h"
 #include "source.h"
 
 #define WT_MAX_ARGS 4
@@ -45,6 +46,7 @@ typedef struct wt_table_def {
 struct wt_cursor {
   sqlite3_vtab_cursor base;
   const wt_table_def *def;
+  wt_cache *cache;
   sqlite3_value *args[WT_MAX_ARGS]; /* copies of the arguments, NULL when absent */
   char **files;                     /* the files the path argument names */
   int n_files, i_file;
@@ -54,8 +56,9 @@ struct wt_cursor {
   void *state; /* per-table, per-file state, freed by end_file */
 };
 
-/* Register def as an eponymous-only virtual table on db. */
-int wt_register_table(sqlite3 *db, const wt_table_def *def);
+/* Register def as an eponymous-only virtual table on db, reading files
+** through cache (which gains a reference until the connection closes). */
+int wt_register_table(sqlite3 *db, const wt_table_def *def, wt_cache *cache);
 
 /* Set an error result naming function fn and path: "fn(): path: msg". */
 char *wt_error_message(const char *fn, const char *path, const char *msg);

@@ -28,6 +28,7 @@ __declspec(dllexport)
       &wt_safetensors_table,   &wt_safetensors_metadata_table, &wt_gguf_table,
       &wt_gguf_metadata_table, &wt_gguf_array_table,
   };
+  wt_cache *cache;
   size_t i;
   int rc = SQLITE_OK;
   SQLITE_EXTENSION_INIT2(pApi);
@@ -35,9 +36,13 @@ __declspec(dllexport)
     *pzErrMsg = sqlite3_mprintf("sqlite-weights needs SQLite 3.31 or later (DIRECTONLY)");
     return SQLITE_ERROR;
   }
+  cache = wt_cache_new(); /* one per connection, freed with the last registration */
+  if (cache == NULL)
+    return SQLITE_NOMEM;
   for (i = 0; i < sizeof(tables) / sizeof(tables[0]) && rc == SQLITE_OK; i++)
-    rc = wt_register_table(db, tables[i]);
+    rc = wt_register_table(db, tables[i], cache);
   if (rc == SQLITE_OK)
-    rc = wt_register_functions(db);
+    rc = wt_register_functions(db, cache);
+  wt_cache_unref(cache);
   return rc;
 }

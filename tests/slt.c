@@ -80,6 +80,8 @@
 **                                         returns the number of bytes written
 **   truncatefile(PATH, SIZE)              truncate(2); 1 on success, else 0
 **   removefile(PATH)                      unlink(2); 1 on success, else 0
+**   makefifo(PATH)                        mkfifo(3); 1 on success, else 0
+**   renamefile(FROM, TO)                  rename(2); 1 on success, else 0
 **
 ** OUTPUT AND EXIT STATUS
 **
@@ -431,6 +433,21 @@ static void removefileFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   sqlite3_result_int(ctx, zPath && unlink(zPath) == 0);
 }
 
+/* makefifo(PATH): 1 if mkfifo(3) succeeds, else 0. */
+static void makefifoFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *zPath = (const char *)sqlite3_value_text(argv[0]);
+  (void)argc;
+  sqlite3_result_int(ctx, zPath && mkfifo(zPath, 0600) == 0);
+}
+
+/* renamefile(FROM, TO): 1 if rename(2) succeeds, else 0. */
+static void renamefileFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *zFrom = (const char *)sqlite3_value_text(argv[0]);
+  const char *zTo = (const char *)sqlite3_value_text(argv[1]);
+  (void)argc;
+  sqlite3_result_int(ctx, zFrom && zTo && rename(zFrom, zTo) == 0);
+}
+
 /* Register the helper functions on db.  Returns an SQLite result code. */
 static int registerHelpers(sqlite3 *db) {
   static const struct {
@@ -441,6 +458,7 @@ static int registerHelpers(sqlite3 *db) {
       {"readfile", 1, readfileFunc},         {"readfile", 2, readfileFunc},
       {"readfile", 3, readfileFunc},         {"writefile", 2, writefileFunc},
       {"truncatefile", 2, truncatefileFunc}, {"removefile", 1, removefileFunc},
+      {"makefifo", 1, makefifoFunc},         {"renamefile", 2, renamefileFunc},
   };
   int rc = SQLITE_OK;
   for (size_t i = 0; rc == SQLITE_OK && i < sizeof(aFunc) / sizeof(aFunc[0]); i++) {

@@ -1,0 +1,45 @@
+/*
+** cache.h: a per-connection cache of opened and parsed model files.
+**
+** `SELECT name, safetensors_blob(path, name) FROM safetensors(path)` would
+** otherwise map and parse the file once for the table and once more for
+** every row.  The cache keeps recently used sources keyed by the path and
+** by the file's identity (device, inode, size, modification time in
+** nanoseconds), which is re-checked with stat(2) on every lookup: a file
+** that was rewritten, truncated or replaced by a rename is opened afresh,
+** never served from an old mapping.  It is bounded by a number of entries
+** and by the bytes its parsed descriptions and headers take; it is freed
+** when the connection closes.  No SQLite here.
+*/
+#ifndef WT_CACHE_H
+#define WT_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "source.h"
+
+#define WT_CACHE_MAX_ENTRIES 64
+#define WT_CACHE_MAX_BYTES   (512ULL << 20)
+
+typedef struct wt_cache wt_cache;
+
+/* A new, empty cache with one reference, or NULL on OOM. */
+wt_cache *wt_cache_new(void);
+
+/* Take and drop references; the last drop frees every entry. */
+void wt_cache_ref(wt_cache *c);
+void wt_cache_unref(wt_cache *c);
+
+/* Like wt_source_open(), through the cache (c may be NULL: no caching).
+** Release the result with wt_source_release(). */
+int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source **out,
+                  wt_error *err);
+
+/* Counters, for tests and benchmarks. */
+typedef struct wt_cache_stats {
+  uint64_t hits, misses, entries, bytes;
+} wt_cache_stats;
+void wt_cache_get_stats(const wt_cache *c, wt_cache_stats *out);
+
+#endif
