@@ -22,9 +22,9 @@ EXT_HDR := $(wildcard ext/*.h)
 MODULE  := $(BUILD)/weights.so
 
 # Debian packages the build and the tests need.
-DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind
+DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3
 
-.PHONY: all deps demo demo-run test test-run testdata clean format
+.PHONY: all deps demo demo-run test test-run testdata clean format install uninstall
 
 all: $(MODULE)
 
@@ -33,7 +33,7 @@ $(BUILD):
 
 $(MODULE): $(EXT_SRC) $(EXT_HDR) Makefile | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -fPIC -shared -DWEIGHTS_VERSION='"$(VERSION)"' \
-	  $(CJSON_CFLAGS) -o $@ $(EXT_SRC) $(CJSON_LIBS) -Wl,-z,defs
+	  $(CJSON_CFLAGS) -o $@ $(EXT_SRC) $(CJSON_LIBS) -lm -Wl,-z,defs
 
 $(BUILD)/slt: tests/slt.c | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3
@@ -45,7 +45,7 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-
 $(BUILD)/asan/weights.so: $(EXT_SRC) $(EXT_HDR) Makefile
 	mkdir -p $(BUILD)/asan
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -fPIC -shared -DWEIGHTS_VERSION='"$(VERSION)"' \
-	  $(CJSON_CFLAGS) -o $@ $(EXT_SRC) $(CJSON_LIBS)
+	  $(CJSON_CFLAGS) -o $@ $(EXT_SRC) $(CJSON_LIBS) -lm
 
 $(BUILD)/asan/slt: tests/slt.c
 	mkdir -p $(BUILD)/asan
@@ -95,6 +95,10 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/run_sql_examples.sh $(MODULE)
+	/usr/bin/python3 tests/python_test.py $(MODULE)
+	sh tests/node_test.sh $(MODULE)
+	/usr/bin/python3 tests/check_readme.py README.md
+	MAKE='$(MAKE)' sh tests/install_test.sh $(MODULE)
 	@echo "== every test under AddressSanitizer + UBSan"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(BUILD)/asan/slt -e $(BUILD)/asan/weights.so tests/*.test
 	@echo "== every test under valgrind"
@@ -102,11 +106,41 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	@echo "== every test"
 	$(BUILD)/slt -e $(MODULE) tests/*.test
 
+# make install puts the module at $(PREFIX)/lib/sqlite-weights/weights.so:
+# SQLite searches no folder for extensions, so it gets a folder of its own
+# and is loaded by absolute path; the name weights.so gives the entry point.
+PREFIX  = /usr/local
+LIBDIR  = $(PREFIX)/lib
+EXTDIR  = $(LIBDIR)/sqlite-weights
+
+install: $(MODULE)
+	install -d '$(DESTDIR)$(EXTDIR)'
+	install -m 644 $(MODULE) '$(DESTDIR)$(EXTDIR)/weights.so'
+
+uninstall:
+	rm -f '$(DESTDIR)$(EXTDIR)/weights.so'
+	if [ -d '$(DESTDIR)$(EXTDIR)' ]; then rmdir --ignore-fail-on-non-empty '$(DESTDIR)$(EXTDIR)'; fi
+
 clean:
 	rm -rf $(BUILD)
 
 format:
-	clang-format -i ext/*.c ext/*.h tests/*.c
+	clang-format -i ext/*.c ext/*.h tests/*.c tests/fuzz/*.c tests/bench/*.c tests/bench/*.h
+
+# Benchmark against the physical floor (not part of `make test`).  Generates
+# its inputs once into build/bench-cache (about 570 MB of disk; the 4.9 GB
+# GGUF is sparse) and writes tests/bench/RESULTS.md.
+BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
+
+$(BUILD)/bench: $(BENCH_SRC) tests/bench/bench.h Makefile | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $(BENCH_SRC) -lsqlite3
+
+.PHONY: bench bench-run
+bench: deps
+	@$(MAKE) --no-print-directory bench-run
+
+bench-run: $(MODULE) $(BUILD)/bench
+	$(BUILD)/bench --ext $(MODULE) --cache $(BUILD)/bench-cache --out tests/bench/RESULTS.md
 
 # Fuzzing (issue: hardening).  FUZZ_SECONDS per target; seeds come from the
 # fixtures (when ../shared is there) and the generated test files.

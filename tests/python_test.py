@@ -1,0 +1,257 @@
+#!/usr/bin/python3
+"""python_test.py [MODULE]: the extension from Python's standard sqlite3 module.
+
+Run from the repository root with Debian's /usr/bin/python3 (the pyenv
+python3 first on PATH on some machines has no enable_load_extension):
+
+    /usr/bin/python3 tests/python_test.py build/weights.so
+
+It loads the module the way the README shows (relative path without the
+suffix, and absolute path), checks weights_version() against the Makefile's
+VERSION, runs every statement of the cookbook (sql/*.sql) through Python and
+compares the rows with those the sqlite3 shell prints for the same statement
+(.mode json), and checks bound parameters, blobs against the file's bytes,
+errors and SQLITE_DIRECTONLY.  Statements that read ../shared/fixtures are
+skipped when that folder is absent.
+
+Every connection is closed before the summary line is printed, so a crash
+at sqlite3_close kills the process before "python: N passed, 0 failed" and
+make sees the signal.  Exit status: 0 when every check passed, 1 otherwise.
+"""
+
+import glob
+import json
+import math
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+
+MODULE = sys.argv[1] if len(sys.argv) > 1 else "build/weights.so"
+DEMO_ST = "build/demo/tiny-llama.safetensors"
+DEMO_GGUF = "build/demo/tiny-llama.gguf"
+FIXTURES = "../shared/fixtures"
+
+passed = 0
+failed = 0
+skipped = 0
+
+
+def ok(cond, what, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAILED: %s%s" % (what, (": " + detail) if detail else ""))
+    return cond
+
+
+def skip(what, reason):
+    global skipped
+    skipped += 1
+    print("skipped: %s (%s)" % (what, reason))
+
+
+def makefile_version():
+    with open("Makefile") as f:
+        for line in f:
+            m = re.match(r"^VERSION\s*:?=\s*(\S+)\s*$", line)
+            if m:
+                return m.group(1)
+    return None
+
+
+def module_noext(path):
+    """'build/weights.so' -> './build/weights': the README's spelling (a
+    path with a '/', without the suffix SQLite adds itself)."""
+    if path.endswith(".so"):
+        path = path[:-3]
+    if not os.path.isabs(path) and not path.startswith("./"):
+        path = "./" + path
+    return path
+
+
+def connect(load_as):
+    conn = sqlite3.connect(":memory:")
+    conn.enable_load_extension(True)
+    conn.load_extension(load_as)
+    conn.enable_load_extension(False)
+    return conn
+
+
+def split_sql(text):
+    """Statements of a .sql file for the sqlite3 shell, without its dot-commands."""
+    stmts, cur = [], ""
+    for line in text.splitlines(keepends=True):
+        if not re.sub(r"--[^\n]*", "", cur).strip() and line.startswith("."):
+            continue
+        cur += line
+        if sqlite3.complete_statement(cur):
+            # drop leading comment lines so the statement reads well in messages
+            stmts.append(cur.strip())
+            cur = ""
+    if cur.strip() and re.sub(r"--[^\n]*", "", cur).strip():
+        stmts.append(cur.strip())
+    return stmts
+
+
+def shell_rows(stmt):
+    """The statement's rows as the sqlite3 shell returns them (.mode json):
+    a list of lists of (column, value) pairs, or an error string."""
+    p = subprocess.run(
+        ["sqlite3", "-bail", "-cmd", ".load " + module_noext(MODULE), "-cmd", ".mode json", ":memory:"],
+        input=stmt, capture_output=True, text=True, errors="replace")
+    if p.returncode != 0 or p.stderr:
+        return "sqlite3 exited with status %d: %s" % (p.returncode, p.stderr.strip())
+    if not p.stdout.strip():
+        return []
+    return json.loads(p.stdout, object_pairs_hook=list)
+
+
+def same_value(py, sh):
+    if isinstance(py, float) and isinstance(sh, (int, float)):
+        return math.isclose(py, sh, rel_tol=1e-13, abs_tol=0.0)
+    if isinstance(py, bytes):
+        # .mode json writes a blob's bytes as they are: compare as text
+        return py.decode("utf-8", "replace") == sh
+    return type(py) is type(sh) and py == sh
+
+
+def cookbook(conn):
+    for path in sorted(glob.glob("sql/*.sql")):
+        with open(path) as f:
+            text = f.read()
+        stmts = split_sql(text)
+        ok(len(stmts) > 0, "%s: has statements" % path)
+        for i, stmt in enumerate(stmts, 1):
+            what = "%s statement %d" % (path, i)
+            if FIXTURES + "/" in stmt and not os.path.isdir(FIXTURES):
+                skip(what, FIXTURES + " not found")
+                continue
+            try:
+                cur = conn.execute(stmt)
+                cols = [d[0] for d in cur.description] if cur.description else []
+                rows = [list(zip(cols, r)) for r in cur.fetchall()]
+            except sqlite3.Error as e:
+                ok(False, what, "Python: %s: %s" % (type(e).__name__, e))
+                continue
+            expect = shell_rows(stmt)
+            if isinstance(expect, str):
+                ok(False, what, expect)
+                continue
+            good = len(rows) == len(expect) and all(
+                len(r) == len(e) and all(rc == ec and same_value(rv, ev) for (rc, rv), (ec, ev) in zip(r, e))
+                for r, e in zip(rows, expect))
+            ok(good, what + ": same %d rows in Python as in the sqlite3 shell" % len(expect),
+               "Python %r\n  shell  %r" % (rows[:3], expect[:3]))
+
+
+def main():
+    if not hasattr(sqlite3.Connection, "enable_load_extension"):
+        print("FAILED: %s: this Python's sqlite3 module has no enable_load_extension; "
+              "run this test with Debian's /usr/bin/python3" % sys.executable)
+        print("python: 0 passed, 1 failed")
+        return 1
+    for p in (MODULE, DEMO_ST, DEMO_GGUF):
+        if not os.path.isfile(p):
+            print("FAILED: %s not found (run from the repository root after `make %s build/demo/.stamp`)"
+                  % (p, MODULE))
+            print("python: 0 passed, 1 failed")
+            return 1
+
+    version = makefile_version()
+    ok(version is not None, "Makefile has a VERSION := line")
+
+    # Load by relative path without suffix, as in the README, and by absolute path.
+    conns = []
+    for load_as in (module_noext(MODULE), os.path.abspath(MODULE)):
+        try:
+            conn = connect(load_as)
+        except sqlite3.Error as e:
+            ok(False, "load_extension(%r)" % load_as, str(e))
+            continue
+        conns.append(conn)
+        (v,) = conn.execute("SELECT weights_version()").fetchone()
+        ok(v == version, "load_extension(%r): weights_version() is the Makefile's VERSION" % load_as,
+           "%r != %r" % (v, version))
+    if not conns:
+        print("python: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+        return 1
+    conn = conns[0]
+
+    # The cookbook, compared with the sqlite3 shell.
+    cookbook(conn)
+
+    # Bound parameters as table-valued-function arguments.
+    rows = conn.execute("SELECT name, dtype, shape, numel, offset, nbytes FROM safetensors(?) LIMIT 2",
+                        (DEMO_ST,)).fetchall()
+    ok(rows == [("model.embed_tokens.weight", "BF16", "[260,64]", 16640, 2152, 33280),
+                ("model.layers.0.input_layernorm.weight", "BF16", "[64]", 64, 35432, 128)],
+       "safetensors(?) with a bound path", repr(rows))
+    n_st = conn.execute("SELECT count(*) FROM safetensors WHERE path = :p", {"p": DEMO_ST}).fetchone()[0]
+    n_gg = conn.execute("SELECT count(*) FROM gguf(?)", (DEMO_GGUF,)).fetchone()[0]
+    ok(n_st == 21 and n_gg == 21, "21 tensors in each demo file", "%d, %d" % (n_st, n_gg))
+
+    # Typed values: integers, REAL, TEXT; arrays as JSON.
+    meta = dict(conn.execute("SELECT key, value FROM gguf_metadata(?)", (DEMO_GGUF,)).fetchall())
+    ok(meta.get("llama.block_count") == 2 and isinstance(meta.get("llama.block_count"), int),
+       "gguf_metadata: UINT32 as int", repr(meta.get("llama.block_count")))
+    eps = meta.get("llama.attention.layer_norm_rms_epsilon")
+    ok(isinstance(eps, float) and 0 < eps < 1e-3, "gguf_metadata: FLOAT32 as float", repr(eps))
+    toks = json.loads(meta.get("tokenizer.ggml.tokens", "null"))
+    ok(isinstance(toks, list) and len(toks) == 260 and toks[259] == "\u2581hello",
+       "gguf_metadata: array as JSON text", repr(toks[-2:]) if isinstance(toks, list) else repr(toks))
+
+    # Blobs are bytes, equal to the file's bytes at the reported offset.
+    for table, blob, path in (("safetensors", "safetensors_blob", DEMO_ST), ("gguf", "gguf_blob", DEMO_GGUF)):
+        with open(path, "rb") as f:
+            data = f.read()
+        bad = []
+        for name, offset, nbytes in conn.execute("SELECT name, offset, nbytes FROM %s(?)" % table, (path,)):
+            (b,) = conn.execute("SELECT %s(?, ?)" % blob, (path, name)).fetchone()
+            if not isinstance(b, bytes) or b != data[offset:offset + nbytes]:
+                bad.append(name)
+        ok(not bad, "%s(): every tensor's bytes equal the file's bytes at its offset" % blob, ", ".join(bad))
+    (part,) = conn.execute("SELECT safetensors_blob(?, 'model.norm.weight', 2, 4)", (DEMO_ST,)).fetchone()
+    ok(part == bytes.fromhex("823F873F"), "safetensors_blob with offset and length", repr(part))
+    (none,) = conn.execute("SELECT safetensors_blob(?, 'no.such.tensor')", (DEMO_ST,)).fetchone()
+    ok(none is None, "safetensors_blob of a missing tensor is None", repr(none))
+
+    # Errors are exceptions that name the function and the file.
+    try:
+        conn.execute("SELECT * FROM safetensors('build/demo/no-such-file.safetensors')").fetchall()
+        ok(False, "a missing file raises sqlite3.OperationalError")
+    except sqlite3.OperationalError as e:
+        ok("safetensors(): build/demo/no-such-file.safetensors: cannot open" in str(e),
+           "a missing file raises sqlite3.OperationalError naming the function and file", str(e))
+    try:
+        conn.execute("SELECT * FROM gguf(?)", (DEMO_ST,)).fetchall()
+        ok(False, "a safetensors file read as GGUF raises an error")
+    except sqlite3.OperationalError as e:
+        ok(str(e).startswith("gguf(): " + DEMO_ST), "a safetensors file read as GGUF raises an error", str(e))
+    try:
+        conn.execute("SELECT * FROM safetensors()").fetchall()
+        ok(False, "a missing argument raises an error")
+    except sqlite3.OperationalError as e:
+        ok("missing argument" in str(e), "a missing argument raises an error", str(e))
+
+    # SQLITE_DIRECTONLY: a view in the database may not read files; a TEMP view may.
+    conn.execute("CREATE VIEW v AS SELECT name FROM safetensors('%s')" % DEMO_ST)
+    try:
+        conn.execute("SELECT * FROM v").fetchall()
+        ok(False, "a view in the database cannot read files")
+    except sqlite3.OperationalError as e:
+        ok("unsafe use" in str(e), "a view in the database cannot read files", str(e))
+    conn.execute("CREATE TEMP VIEW tv AS SELECT name FROM safetensors('%s')" % DEMO_ST)
+    ok(len(conn.execute("SELECT * FROM tv").fetchall()) == 21, "a TEMP view can read files")
+
+    for c in conns:
+        c.close()
+    print("python: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
