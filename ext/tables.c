@@ -11,6 +11,7 @@
 ** (the file the row came from).  The README's SQL reference documents the
 ** columns; the schemas below are the source of truth for their order.
 */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,21 +35,41 @@ static void wt_result_u64(sqlite3_context *ctx, uint64_t v) {
   }
 }
 
-/* Result: dims as a JSON array, in stored order. */
+/* Write v in decimal at out; return the number of digits. */
+static int wt_u64_digits(uint64_t v, char *out) {
+  char tmp[20];
+  int n = 0, i;
+  do {
+    tmp[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  for (i = 0; i < n; i++)
+    out[i] = tmp[n - 1 - i];
+  return n;
+}
+
+/* Result: dims as a JSON array, in stored order ("[49152,576]"). */
 static int wt_result_shape(sqlite3_context *ctx, const wt_tensor *t) {
-  sqlite3_str *s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
-  int k;
-  sqlite3_str_appendchar(s, 1, '[');
-  for (k = 0; k < t->ndim; k++)
-    sqlite3_str_appendf(s, k ? ",%llu" : "%llu", (unsigned long long)t->dims[k]);
-  sqlite3_str_appendchar(s, 1, ']');
-  if (sqlite3_str_errcode(s) != SQLITE_OK) {
-    sqlite3_free(sqlite3_str_finish(s));
-    sqlite3_result_error_nomem(ctx);
-    return SQLITE_NOMEM;
+  char stack[256], *buf = stack;
+  size_t need = 2 + (size_t)t->ndim * 21;
+  int k, n = 0;
+  if (need > sizeof(stack)) { /* only for unusually many dimensions */
+    buf = sqlite3_malloc64(need);
+    if (buf == NULL) {
+      sqlite3_result_error_nomem(ctx);
+      return SQLITE_NOMEM;
+    }
   }
-  sqlite3_result_text(ctx, sqlite3_str_value(s), sqlite3_str_length(s), SQLITE_TRANSIENT);
-  sqlite3_free(sqlite3_str_finish(s));
+  buf[n++] = '[';
+  for (k = 0; k < t->ndim; k++) {
+    if (k > 0)
+      buf[n++] = ',';
+    n += wt_u64_digits(t->dims[k], buf + n);
+  }
+  buf[n++] = ']';
+  sqlite3_result_text(ctx, buf, n, SQLITE_TRANSIENT);
+  if (buf != stack)
+    sqlite3_free(buf);
   return SQLITE_OK;
 }
 
@@ -259,13 +280,17 @@ static int gg_result_value(wt_cursor *c, sqlite3_context *ctx, const wt_meta *kv
   const unsigned char *data = c->src->file.data;
   if (kv->type == GGUF_TYPE_ARRAY) {
     wt_buf buf = {0};
-    if (gguf_render_array_json(&c->src->model, data, kv, &buf) != 0) {
+    char *p;
+    /* Render, then end with a NUL: SQLite then keeps the buffer as it is
+    ** instead of copying it to add one (the JSON holds no raw NUL). */
+    if (gguf_render_array_json(&c->src->model, data, kv, &buf) != 0 || buf.n >= INT_MAX ||
+        (p = realloc(buf.p, buf.n + 1)) == NULL) {
       free(buf.p);
       sqlite3_result_error_nomem(ctx);
       return SQLITE_NOMEM;
     }
-    sqlite3_result_text64(ctx, buf.p ? buf.p : "[]", buf.p ? buf.n : 2,
-                          buf.p ? free : SQLITE_STATIC, SQLITE_UTF8);
+    p[buf.n] = 0;
+    sqlite3_result_text(ctx, p, -1, free);
   } else {
     gguf_cursor cur;
     gguf_scalar s;
