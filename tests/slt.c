@@ -16,8 +16,9 @@
 ** (the SQL function load_extension() stays off), and each -e is loaded in
 ** order.  A load failure ends the run with status 2.
 ** The string __TEST_DIR__ anywhere in a test file is replaced by the path of a
-** temporary directory made for this run (under $TMPDIR or /tmp) and removed,
-** with everything in it, when the runner exits.
+** new, empty directory made for that file (inside a temporary directory made
+** for the run under $TMPDIR or /tmp, removed with everything in it when the
+** runner exits), so that test files cannot see each other's files.
 **
 ** FILE FORMAT
 **
@@ -155,7 +156,9 @@ typedef struct Runner {
   int nExt;
   const char *zEngine; /* engine name for skipif/onlyif */
   int bVerbose;
-  char *zTestDir; /* replaces __TEST_DIR__ */
+  char *zTestDir; /* the run's temporary directory */
+  char *zFileDir; /* a fresh subdirectory of it per file: replaces __TEST_DIR__ */
+  int nFileDir;   /* subdirectories made so far */
   int nPass, nFail, nSkip;
   int nFile, nRecord;
   int bHardError; /* I/O or load error: exit status 2 */
@@ -486,6 +489,8 @@ static void removeTestDir(Runner *p) {
     free(p->zTestDir);
     p->zTestDir = 0;
   }
+  free(p->zFileDir);
+  p->zFileDir = 0;
 }
 
 /*
@@ -527,7 +532,7 @@ static int readScript(Runner *p, const char *zFile, Record **paRec, int *pnRec) 
       pRec->aLine = xrealloc(pRec->aLine, pRec->nAlloc * sizeof(Line));
     }
     pRec->aLine[pRec->nLine].iLine = iLine;
-    pRec->aLine[pRec->nLine++].z = substitute(zBuf, p->zTestDir);
+    pRec->aLine[pRec->nLine++].z = substitute(zBuf, p->zFileDir);
   }
   free(zBuf);
   *paRec = aRec;
@@ -1133,6 +1138,13 @@ static int runFile(Runner *p, const char *zFile) {
 
   f.pRunner = p;
   f.zFile = zFile;
+  free(p->zFileDir);
+  p->zFileDir = xprintf("%s/%d", p->zTestDir, p->nFileDir++);
+  if (mkdir(p->zFileDir, 0700) != 0) {
+    fprintf(stderr, "slt: cannot create a directory %s: %s\n", p->zFileDir, strerror(errno));
+    p->bHardError = 1;
+    return 0;
+  }
   if (readScript(p, zFile, &aRec, &nRec) != 0) {
     fprintf(stderr, "slt: cannot read %s: %s\n", zFile, strerror(errno));
     freeScript(aRec, nRec);
