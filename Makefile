@@ -22,7 +22,7 @@ EXT_HDR := $(wildcard ext/*.h)
 MODULE  := $(BUILD)/weights.so
 
 # Debian packages the build and the tests need.
-DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3
+DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev
 
 .PHONY: all deps demo demo-run test test-run testdata clean format install uninstall
 
@@ -33,7 +33,7 @@ $(BUILD):
 
 $(MODULE): $(EXT_SRC) $(EXT_HDR) Makefile | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -fPIC -shared -DWEIGHTS_VERSION='"$(VERSION)"' \
-	  $(CJSON_CFLAGS) -o $@ $(EXT_SRC) $(CJSON_LIBS) -lm -Wl,-z,defs
+	  $(CJSON_CFLAGS) -o $@ $(EXT_SRC) $(CJSON_LIBS) -lxxhash -lm -Wl,-z,defs
 
 $(BUILD)/slt: tests/slt.c | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3
@@ -45,7 +45,7 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-
 $(BUILD)/asan/weights.so: $(EXT_SRC) $(EXT_HDR) Makefile
 	mkdir -p $(BUILD)/asan
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -fPIC -shared -DWEIGHTS_VERSION='"$(VERSION)"' \
-	  $(CJSON_CFLAGS) -o $@ $(EXT_SRC) $(CJSON_LIBS) -lm
+	  $(CJSON_CFLAGS) -o $@ $(EXT_SRC) $(CJSON_LIBS) -lxxhash -lm
 
 $(BUILD)/asan/slt: tests/slt.c
 	mkdir -p $(BUILD)/asan
@@ -60,6 +60,12 @@ $(BUILD)/gen_gguf: tests/gen_gguf.c | $(BUILD)
 $(BUILD)/gen_model: tests/gen_model.c | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lm
 
+# Unit tests of the decoders, with values worked out by hand.
+DECODE_SRC := ext/decode.c ext/decode_floats.c ext/decode_quants.c ext/model.c ext/utf8.c \
+              ext/dtype.c ext/ggml_type.c
+$(BUILD)/decode_test: tests/decode_test.c $(DECODE_SRC) ext/decode.h | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ tests/decode_test.c $(DECODE_SRC) -lm
+
 # The sample model of the demo and the cookbook.
 $(BUILD)/demo/.stamp: $(BUILD)/gen_model
 	mkdir -p $(BUILD)/demo
@@ -69,11 +75,12 @@ $(BUILD)/demo/.stamp: $(BUILD)/gen_model
 # Generated test files: rewritten whenever a generator changes.
 testdata: $(BUILD)/testdata/.stamp
 
-$(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf
+$(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf tests/gen_trees.sh
 	rm -rf $(BUILD)/testdata
 	mkdir -p $(BUILD)/testdata/safetensors $(BUILD)/testdata/gguf
 	$(BUILD)/gen_safetensors $(BUILD)/testdata/safetensors
 	$(BUILD)/gen_gguf $(BUILD)/testdata/gguf
+	sh tests/gen_trees.sh $(BUILD)/testdata/trees
 	touch $@
 
 deps:
@@ -92,8 +99,11 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
   --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
 
 # The last line printed is the runner's "TOTAL: N passed, M failed, K skipped".
-test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp
+test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
+          $(BUILD)/decode_test
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
+	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
+	tail -1 $(BUILD)/decode_test.log
 	sh tests/run_sql_examples.sh $(MODULE)
 	/usr/bin/python3 tests/python_test.py $(MODULE)
 	sh tests/node_test.sh $(MODULE)

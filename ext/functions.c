@@ -13,8 +13,10 @@
 ** the bytes (a file truncated after it was mapped would raise SIGBUS).
 */
 #include <string.h>
+#include <xxhash.h>
 
 #include "functions.h"
+#include "values.h"
 #include "source.h"
 #include "vtab.h"
 
@@ -38,9 +40,7 @@ static void wt_func_error(sqlite3_context *ctx, const char *fn, const char *path
   sqlite3_free(z);
 }
 
-/* Open the file named by argument 0, through the connection's cache.  On
-** failure sets the error result and returns NULL. */
-static wt_source *wt_func_source(sqlite3_context *ctx, sqlite3_value *arg) {
+wt_source *wt_func_source(sqlite3_context *ctx, sqlite3_value *arg) {
   const wt_func_aux *aux = sqlite3_user_data(ctx);
   const char *fn = aux->name;
   const char *path = (const char *)sqlite3_value_text(arg);
@@ -160,6 +160,63 @@ done:
   wt_source_release(src);
 }
 
+/* The tensor named by argv[1] in the file named by argv[0], with its
+** range checks done; NULL (result set: NULL or an error) otherwise.  On
+** success *psrc must be released by the caller. */
+static const wt_tensor *wt_func_tensor(sqlite3_context *ctx, sqlite3_value **argv,
+                                       wt_source **psrc) {
+  const char *fn = ((const wt_func_aux *)sqlite3_user_data(ctx))->name;
+  const wt_tensor *t;
+  wt_error e;
+  *psrc = NULL;
+  if (sqlite3_value_type(argv[1]) == SQLITE_NULL)
+    return NULL;
+  *psrc = wt_func_source(ctx, argv[0]);
+  if (*psrc == NULL)
+    return NULL;
+  t = wt_source_find_tensor(*psrc, (const char *)sqlite3_value_text(argv[1]),
+                            (size_t)sqlite3_value_bytes(argv[1]));
+  if (t != NULL && !t->nbytes_known) {
+    char q[WT_QUOTE_SIZE], *msg;
+    msg = sqlite3_mprintf("tensor %s has ggml type id %lld, which this version does not know, "
+                          "so its byte size is unknown",
+                          wt_quote(q, sizeof(q), t->name.p, t->name.n), (long long)t->type_id);
+    wt_func_error(ctx, fn, (*psrc)->path, msg ? msg : "unknown type");
+    sqlite3_free(msg);
+    t = NULL;
+  } else if (t != NULL && wt_file_check(&(*psrc)->file, t->offset + t->nbytes, &e)) {
+    wt_func_error(ctx, fn, (*psrc)->path, e.msg);
+    t = NULL;
+  }
+  if (t == NULL) {
+    wt_source_release(*psrc);
+    *psrc = NULL;
+  }
+  return t;
+}
+
+/* tensor_hash(path, name): XXH3-128 of the tensor's bytes, as 32 hex
+** digits (the canonical big-endian form that xxhsum prints). */
+static void wt_hash_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  wt_source *src;
+  const wt_tensor *t;
+  XXH128_canonical_t canon;
+  char hex[33];
+  int i;
+  (void)argc;
+  t = wt_func_tensor(ctx, argv, &src);
+  if (t == NULL)
+    return;
+  XXH128_canonicalFromHash(&canon, XXH3_128bits(src->file.data + t->offset, (size_t)t->nbytes));
+  for (i = 0; i < 16; i++) {
+    hex[2 * i] = "0123456789abcdef"[canon.digest[i] >> 4];
+    hex[2 * i + 1] = "0123456789abcdef"[canon.digest[i] & 15];
+  }
+  hex[32] = 0;
+  sqlite3_result_text(ctx, hex, 32, SQLITE_TRANSIENT);
+  wt_source_release(src);
+}
+
 /* safetensors_info() and gguf_info(): the file's facts as a JSON object. */
 static void wt_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   wt_source *src;
@@ -244,6 +301,9 @@ int wt_register_functions(sqlite3 *db, wt_cache *cache) {
   } funcs[] = {
       {"safetensors_blob", 2, 4, wt_blob_func, WT_FORMAT_SAFETENSORS, WT_FILE_FLAGS},
       {"gguf_blob", 2, 4, wt_blob_func, WT_FORMAT_GGUF, WT_FILE_FLAGS},
+      {"tensor_blob", 2, 4, wt_blob_func, 0, WT_FILE_FLAGS},
+      {"tensor_hash", 2, 2, wt_hash_func, 0, WT_FILE_FLAGS},
+      {"tensor_compare", 4, 4, wt_compare_func, 0, WT_FILE_FLAGS},
       {"safetensors_info", 1, 1, wt_info_func, WT_FORMAT_SAFETENSORS, WT_FILE_FLAGS},
       {"gguf_info", 1, 1, wt_info_func, WT_FORMAT_GGUF, WT_FILE_FLAGS},
       {"weights_version", 0, 0, wt_version_func, 0, WT_PURE_FLAGS},

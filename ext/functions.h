@@ -13,6 +13,11 @@
 #define WT_FILE_FLAGS (SQLITE_UTF8 | SQLITE_DIRECTONLY)
 #define WT_PURE_FLAGS (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
 
+/* In a function registered by wt_register_functions: open the file named
+** by arg through the connection's cache.  On failure sets the error result
+** (naming the function) and returns NULL. */
+wt_source *wt_func_source(sqlite3_context *ctx, sqlite3_value *arg);
+
 /* Register the scalar functions, reading files through cache. */
 int wt_register_functions(sqlite3 *db, wt_cache *cache);
 

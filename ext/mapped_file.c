@@ -4,6 +4,8 @@
 */
 #include "mapped_file.h"
 
+#include "sniff.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -84,6 +86,22 @@ int wt_file_check(const wt_file *f, uint64_t end, wt_error *err) {
                    (unsigned long long)st.st_size, (unsigned long long)end);
   }
   return 0;
+}
+
+int wt_file_sniff(const char *path) {
+  unsigned char buf[4096];
+  struct stat st;
+  ssize_t got;
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), format = 0;
+  if (fd < 0)
+    return 0;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    got = pread(fd, buf, sizeof(buf), 0);
+    if (got > 0)
+      format = wt_sniff_format(buf, (uint64_t)got, (uint64_t)st.st_size);
+  }
+  close(fd);
+  return format;
 }
 
 void wt_file_close(wt_file *f) {

@@ -32,6 +32,11 @@ int wt_file_open(wt_file *f, const char *path, size_t n, wt_error *err);
 ** can be read up to end), -1 with err set otherwise. */
 int wt_file_check(const wt_file *f, uint64_t end, wt_error *err);
 
+/* The format of the file at path from its first bytes (WT_FORMAT_* or 0),
+** without mapping it; 0 for anything that is not a readable regular file.
+** Never blocks (a FIFO is not read). */
+int wt_file_sniff(const char *path);
+
 /* Unmap and close.  Safe on a closed or zeroed wt_file. */
 void wt_file_close(wt_file *f);
 

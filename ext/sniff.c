@@ -14,12 +14,12 @@ static int wt_starts(const unsigned char *data, uint64_t size, const char *prefi
   return size >= n && memcmp(data, prefix, n) == 0;
 }
 
-int wt_sniff_format(const unsigned char *data, uint64_t size) {
+int wt_sniff_format(const unsigned char *data, uint64_t avail, uint64_t size) {
   uint64_t n = 0;
   uint64_t i;
-  if (wt_starts(data, size, "GGUF"))
+  if (wt_starts(data, avail, "GGUF"))
     return WT_FORMAT_GGUF;
-  if (size < 9)
+  if (avail < 9 || size < avail)
     return 0;
   for (i = 0; i < 8; i++)
     n |= (uint64_t)data[i] << (8 * i);
@@ -27,7 +27,10 @@ int wt_sniff_format(const unsigned char *data, uint64_t size) {
     return 0;
   /* The JSON header starts with '{', possibly after JSON whitespace. */
   for (i = 8; i < 8 + n; i++) {
-    unsigned char c = data[i];
+    unsigned char c;
+    if (i >= avail)
+      return WT_FORMAT_SAFETENSORS; /* whitespace as far as we can see */
+    c = data[i];
     if (c == '{')
       return WT_FORMAT_SAFETENSORS;
     if (c != ' ' && c != '\t' && c != '\n' && c != '\r')

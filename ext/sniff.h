@@ -8,10 +8,12 @@
 
 #include <stdint.h>
 
-/* WT_FORMAT_SAFETENSORS or WT_FORMAT_GGUF when the bytes look like one of
-** them (magic or a plausible header start), else 0.  Cheap: looks at the
-** first few bytes only. */
-int wt_sniff_format(const unsigned char *data, uint64_t size);
+/* WT_FORMAT_SAFETENSORS or WT_FORMAT_GGUF when the first bytes of a file
+** look like one of them (the magic, or a plausible header length followed
+** by '{' after optional JSON whitespace), else 0.  data holds the first
+** avail bytes of a file of size bytes (avail <= size); a header padded
+** with whitespace beyond the bytes available counts as plausible. */
+int wt_sniff_format(const unsigned char *data, uint64_t avail, uint64_t size);
 
 /* A short phrase for what the bytes are ("a git-LFS pointer file, not the
 ** model itself (run `git lfs pull`)", "an HTML page", "a GGUF file ..."),

@@ -27,7 +27,7 @@ static int wt_parse(wt_source *s, int format, wt_error *err) {
   const unsigned char *data = s->file.data;
   uint64_t size = s->file.size;
   if (format == 0) {
-    format = wt_sniff_format(data, size);
+    format = wt_sniff_format(data, size, size);
     if (format == 0) {
       const char *what = wt_sniff_describe(data, size, 0);
       return wt_fail(err, "not a safetensors or GGUF file%s%s", what ? ": this is " : "",

@@ -6,6 +6,8 @@
 **   gguf(path)                 one row per tensor, in file order
 **   gguf_metadata(path)        one row per key, in file order
 **   gguf_array(path, key)      one row per element of one array value
+**   tensors(path)              one row per tensor of either format
+**   weights_files(path)        one row per file the path names
 **
 ** Every table also has the HIDDEN columns of its arguments and `file`
 ** (the file the row came from).  The README's SQL reference documents the
@@ -16,7 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "gguf_value.h"
+#include "mapped_file.h"
 #include "tables.h"
 #include "vtab.h"
 
@@ -425,4 +430,128 @@ const wt_table_def wt_gguf_array_table = {
     .enter_row = ga_enter_row,
     .column = ga_column,
     .end_file = ga_end,
+};
+
+/* ---- tensors(path): both formats ---- */
+
+enum { TS_FORMAT, TS_NAME, TS_DTYPE, TS_SHAPE, TS_NUMEL, TS_OFFSET, TS_NBYTES, TS_NCOLS };
+
+/* Result: dims as a JSON array, outermost first (GGUF's ne[] reversed, as
+** PyTorch and numpy show shapes). */
+static int wt_result_row_major_shape(sqlite3_context *ctx, const wt_tensor *t, int format) {
+  uint64_t rev[8];
+  wt_tensor r;
+  int k;
+  if (format != WT_FORMAT_GGUF || t->ndim > 8)
+    return wt_result_shape(ctx, t);
+  for (k = 0; k < t->ndim; k++)
+    rev[k] = t->dims[t->ndim - 1 - k];
+  r = *t;
+  r.dims = rev;
+  return wt_result_shape(ctx, &r);
+}
+
+/* Column of tensors(). */
+static int ts_column(wt_cursor *c, sqlite3_context *ctx, int col) {
+  const wt_tensor *t = wt_tensor_at(c);
+  int format = c->src->model.format;
+  switch (col) {
+  case TS_FORMAT:
+    sqlite3_result_text(ctx, wt_format_name(format), -1, SQLITE_STATIC);
+    break;
+  case TS_NAME:
+    wt_result_str(ctx, t->name);
+    break;
+  case TS_DTYPE:
+    if (t->dtype.n > 0)
+      wt_result_str(ctx, t->dtype);
+    break;
+  case TS_SHAPE:
+    return wt_result_row_major_shape(ctx, t, format);
+  case TS_NUMEL:
+    wt_result_u64(ctx, t->numel);
+    break;
+  case TS_OFFSET:
+    wt_result_u64(ctx, t->offset);
+    break;
+  case TS_NBYTES:
+    if (t->nbytes_known)
+      wt_result_u64(ctx, t->nbytes);
+    break;
+  }
+  return SQLITE_OK;
+}
+
+const wt_table_def wt_tensors_table = {
+    .name = "tensors",
+    .schema = "CREATE TABLE x(format TEXT, name TEXT, dtype TEXT, shape TEXT, numel INTEGER,"
+              " offset INTEGER, nbytes INTEGER, path HIDDEN, file HIDDEN)",
+    .format = 0,
+    .n_cols = TS_NCOLS,
+    .n_args = 1,
+    .n_required = 1,
+    .arg_names = wt_path_arg,
+    .usage = "path",
+    .start_file = wt_start_tensors,
+    .column = ts_column,
+};
+
+/* ---- weights_files(path): one row per file, whether it parses or not ---- */
+
+enum { WF_FILE, WF_FORMAT, WF_SIZE, WF_TENSORS, WF_ERROR, WF_NCOLS };
+
+/* start_file of weights_files(): one row for a file that parsed. */
+static int wf_start(wt_cursor *c, char **pzErr) {
+  (void)pzErr;
+  c->n_rows = 1;
+  return SQLITE_OK;
+}
+
+/* Column of weights_files().  For a file that failed, format is what its
+** first bytes look like (NULL when nothing), size comes from stat(2). */
+static int wf_column(wt_cursor *c, sqlite3_context *ctx, int col) {
+  switch (col) {
+  case WF_FILE:
+    sqlite3_result_text(ctx, c->file, -1, SQLITE_TRANSIENT);
+    break;
+  case WF_FORMAT: {
+    int format = c->src ? c->src->model.format : wt_file_sniff(c->file);
+    if (format != 0)
+      sqlite3_result_text(ctx, wt_format_name(format), -1, SQLITE_STATIC);
+    break;
+  }
+  case WF_SIZE: {
+    struct stat st;
+    if (c->src != NULL)
+      wt_result_u64(ctx, c->src->file.size);
+    else if (stat(c->file, &st) == 0 && S_ISREG(st.st_mode))
+      wt_result_u64(ctx, (uint64_t)st.st_size);
+    break;
+  }
+  case WF_TENSORS:
+    if (c->src != NULL)
+      wt_result_u64(ctx, c->src->model.n_tensors);
+    break;
+  case WF_ERROR:
+    if (c->file_error != NULL)
+      sqlite3_result_text(ctx, c->file_error, -1, SQLITE_TRANSIENT);
+    break;
+  }
+  return SQLITE_OK;
+}
+
+const wt_table_def wt_weights_files_table = {
+    .name = "weights_files",
+    .schema = "CREATE TABLE x(file TEXT, format TEXT, size INTEGER, tensors INTEGER, error TEXT,"
+              " path HIDDEN)",
+    .format = 0,
+    .n_cols = WF_NCOLS,
+    .n_args = 1,
+    .n_required = 1,
+    .arg_names = wt_path_arg,
+    .usage = "path",
+    .row_per_file = 1,
+    .no_file_column = 1,
+    .start_file = wf_start,
+    .column = wf_column,
 };

@@ -131,6 +131,8 @@ static void wt_end_file(wt_cursor *c) {
   c->state = NULL;
   wt_source_release(c->src);
   c->src = NULL;
+  sqlite3_free(c->file_error);
+  c->file_error = NULL;
 }
 
 /* Forget everything from a previous xFilter. */
@@ -141,11 +143,9 @@ static void wt_reset(wt_cursor *c) {
     sqlite3_value_free(c->args[k]);
     c->args[k] = NULL;
   }
-  for (k = 0; k < c->n_files; k++)
-    sqlite3_free(c->files[k]);
-  sqlite3_free(c->files);
-  c->files = NULL;
-  c->n_files = c->i_file = 0;
+  wt_pathlist_free(&c->paths);
+  c->i_file = 0;
+  c->file = NULL;
   c->row = c->n_rows = c->rowid = 0;
   c->eof = 1;
 }
@@ -157,15 +157,44 @@ static int wt_close(sqlite3_vtab_cursor *cur) {
   return SQLITE_OK;
 }
 
+/* Check a sharded checkpoint against its index: every tensor that the
+** weight_map places in a shard must be in that shard. */
+static int wt_check_index(wt_cursor *c, const char *index, char **pzErr) {
+  const wt_pathlist *l = &c->paths;
+  size_t i, k;
+  for (i = 0; i < l->n; i++) {
+    wt_source *s;
+    wt_error e;
+    if (wt_cache_open(c->cache, l->files[i], strlen(l->files[i]), WT_FORMAT_SAFETENSORS, &s, &e)) {
+      *pzErr = wt_error_message(c->def->name, l->files[i], e.msg);
+      return SQLITE_ERROR;
+    }
+    for (k = 0; k < l->n_weights; k++) {
+      const wt_weight *w = &l->weights[k];
+      char q[WT_QUOTE_SIZE];
+      if (w->shard != i || wt_source_find_tensor(s, w->name, w->name_len) != NULL)
+        continue;
+      *pzErr = sqlite3_mprintf("%s(): %s: the weight_map places tensor %s in %s, which does not "
+                               "hold it",
+                               c->def->name, index, wt_quote(q, sizeof(q), w->name, w->name_len),
+                               l->files[i]);
+      wt_source_release(s);
+      return SQLITE_ERROR;
+    }
+    wt_source_release(s);
+  }
+  return SQLITE_OK;
+}
+
 /* Turn the path argument into the list of files to read. */
-static int wt_expand_path(wt_cursor *c, const char *path, int n) {
-  c->files = sqlite3_malloc(sizeof(char *));
-  if (c->files == NULL)
-    return SQLITE_NOMEM;
-  c->files[0] = sqlite3_mprintf("%.*s", n, path);
-  if (c->files[0] == NULL)
-    return SQLITE_NOMEM;
-  c->n_files = 1;
+static int wt_expand_path(wt_cursor *c, const char *path, int n, char **pzErr) {
+  wt_error e;
+  if (wt_paths_expand(path, (size_t)n, c->def->format, &c->paths, &e)) {
+    *pzErr = wt_error_message(c->def->name, path, e.msg);
+    return SQLITE_ERROR;
+  }
+  if (c->paths.kind == WT_PATHS_INDEX && !c->def->row_per_file)
+    return wt_check_index(c, path, pzErr);
   return SQLITE_OK;
 }
 
@@ -175,26 +204,33 @@ static int wt_settle(wt_cursor *c) {
   char *err = NULL;
   int rc;
   for (;;) {
-    if (c->src != NULL && c->row < c->n_rows) {
+    if ((c->src != NULL || c->file_error != NULL) && c->row < c->n_rows) {
       if (c->def->enter_row != NULL && (rc = c->def->enter_row(c, &err)) != SQLITE_OK)
         goto fail;
       return SQLITE_OK;
     }
     wt_end_file(c);
-    if (c->i_file >= c->n_files) {
+    if (c->i_file >= c->paths.n) {
       c->eof = 1;
       return SQLITE_OK;
     }
+    c->file = c->paths.files[c->i_file++];
+    c->row = c->n_rows = 0;
     {
-      const char *path = c->files[c->i_file++];
       wt_error e;
-      if (wt_cache_open(c->cache, path, strlen(path), c->def->format, &c->src, &e)) {
-        err = wt_error_message(c->def->name, path, e.msg);
-        rc = SQLITE_ERROR;
-        goto fail;
+      if (wt_cache_open(c->cache, c->file, strlen(c->file), c->def->format, &c->src, &e)) {
+        if (!c->def->row_per_file) {
+          err = wt_error_message(c->def->name, c->file, e.msg);
+          rc = SQLITE_ERROR;
+          goto fail;
+        }
+        c->file_error = sqlite3_mprintf("%s", e.msg);
+        if (c->file_error == NULL)
+          return SQLITE_NOMEM;
+        c->n_rows = 1;
+        continue;
       }
     }
-    c->row = c->n_rows = 0;
     if ((rc = c->def->start_file(c, &err)) != SQLITE_OK)
       goto fail;
   }
@@ -245,9 +281,14 @@ static int wt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
     wt_set_error(cur->pVtab, sqlite3_mprintf("%s(): the path is empty", def->name));
     return SQLITE_ERROR;
   }
-  rc = wt_expand_path(c, path, sqlite3_value_bytes(c->args[0]));
-  if (rc != SQLITE_OK)
-    return rc;
+  {
+    char *err = NULL;
+    rc = wt_expand_path(c, path, sqlite3_value_bytes(c->args[0]), &err);
+    if (rc != SQLITE_OK) {
+      wt_set_error(cur->pVtab, err);
+      return rc;
+    }
+  }
   c->eof = 0;
   return wt_settle(c);
 }
@@ -277,8 +318,8 @@ static int wt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
       sqlite3_result_value(ctx, c->args[col]);
     return SQLITE_OK;
   }
-  if (c->src != NULL)
-    sqlite3_result_text(ctx, c->src->path, (int)c->src->path_len, SQLITE_TRANSIENT);
+  if (c->file != NULL && !def->no_file_column)
+    sqlite3_result_text(ctx, c->file, -1, SQLITE_TRANSIENT);
   return SQLITE_OK;
 }
 

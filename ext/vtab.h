@@ -9,7 +9,11 @@
 ** rows file after file, the hidden `file` column, errors, DIRECTONLY.
 **
 ** Column layout of every table: the visible columns 0..n_cols-1, then the
-** HIDDEN argument columns (path first), then the HIDDEN column `file`.
+** HIDDEN argument columns (path first), then (unless no_file_column) the
+** HIDDEN column `file`.
+**
+** The path argument may name one file, a directory, a glob, a sharded
+** safetensors index or a split GGUF (paths.h); rows come file after file.
 */
 #ifndef WT_VTAB_H
 #define WT_VTAB_H
@@ -17,6 +21,7 @@
 #include <sqlite3ext.h>
 
 #include "cache.h"
+#include "paths.h"
 #include "source.h"
 
 #define WT_MAX_ARGS 4
@@ -30,6 +35,9 @@ typedef struct wt_table_def {
   int n_cols;                   /* visible columns */
   int n_args;                   /* HIDDEN argument columns (path first) */
   int n_required;               /* leading arguments that must be given */
+  int row_per_file;             /* one row per file; a file that fails is a row with
+                                   its error (c->file_error), not an error */
+  int no_file_column;           /* the table has no HIDDEN file column */
   const char *const *arg_names; /* n_args names, for messages */
   const char *usage;            /* e.g. "path, key" */
   /* Called with c->src set to a newly opened file: set c->n_rows (and any
@@ -48,9 +56,11 @@ struct wt_cursor {
   const wt_table_def *def;
   wt_cache *cache;
   sqlite3_value *args[WT_MAX_ARGS]; /* copies of the arguments, NULL when absent */
-  char **files;                     /* the files the path argument names */
-  int n_files, i_file;
-  wt_source *src; /* the current file */
+  wt_pathlist paths;                /* the files the path argument names */
+  size_t i_file;                    /* the next file to open */
+  const char *file;                 /* the current file's path */
+  wt_source *src;                   /* the current file, parsed; NULL if it failed (row_per_file) */
+  char *file_error;                 /* why it failed (row_per_file) */
   sqlite3_int64 row, n_rows, rowid;
   int eof;
   void *state; /* per-table, per-file state, freed by end_file */

@@ -16,6 +16,7 @@
 
 #include "functions.h"
 #include "tables.h"
+#include "values.h"
 
 SQLITE_EXTENSION_INIT1
 
@@ -26,7 +27,8 @@ __declspec(dllexport)
     int sqlite3_weights_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi) {
   static const wt_table_def *const tables[] = {
       &wt_safetensors_table,   &wt_safetensors_metadata_table, &wt_gguf_table,
-      &wt_gguf_metadata_table, &wt_gguf_array_table,
+      &wt_gguf_metadata_table, &wt_gguf_array_table,           &wt_tensors_table,
+      &wt_weights_files_table, &wt_tensor_values_table,        &wt_tensor_stats_table,
   };
   wt_cache *cache;
   size_t i;

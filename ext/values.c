@@ -1,0 +1,445 @@
+/*
+** values.c: the numbers inside tensors, in SQL.
+**
+**   tensor_values(path, name [, start [, count]])   one row per value
+**   tensor_stats(path [, tensor])                    one row per tensor
+**   tensor_compare(path_a, name_a, path_b, name_b)   a JSON object
+**
+** All three decode through decode.h, for both formats (detected by
+** content), streaming: nothing is allocated in proportion to a tensor.
+** Values come in the tensor's flat order: row-major for safetensors, the
+** stored order (ne[0] fastest) for GGUF.  A NaN is SQL NULL (SQLite has
+** no NaN); integer dtypes come back as INTEGER, exactly.  A type that
+** cannot be decoded is an error naming it, never garbage.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decode.h"
+#include "functions.h"
+#include "tables.h"
+#include "values.h"
+#include "vtab.h"
+
+SQLITE_EXTENSION_INIT3
+
+/* Find the decoder for tensor t of src, and check that the file still
+** holds its bytes.  On failure returns NULL with *pzErr set. */
+static const wt_codec *wt_tensor_codec(const char *fn, const wt_source *src, const wt_tensor *t,
+                                       uint64_t *nvalues, char **pzErr) {
+  const wt_codec *codec;
+  char q[WT_QUOTE_SIZE], msg[WT_ERROR_MAX + WT_QUOTE_SIZE + 64];
+  wt_error e;
+  wt_quote(q, sizeof(q), t->name.p, t->name.n);
+  codec = t->nbytes_known ? wt_codec_find(src->model.format, t->type_id, src->model.big_endian, &e)
+                          : NULL;
+  if (!t->nbytes_known)
+    snprintf(e.msg, sizeof(e.msg), "its ggml type id %lld is unknown", (long long)t->type_id);
+  if (codec == NULL || wt_codec_count(codec, t->nbytes, nvalues, &e) ||
+      wt_file_check(&src->file, t->offset + t->nbytes, &e)) {
+    snprintf(msg, sizeof(msg), "tensor %s cannot be decoded: %s", q, e.msg);
+    *pzErr = wt_error_message(fn, src->path, msg);
+    return NULL;
+  }
+  return codec;
+}
+
+/* Result: one decoded value typed by the codec's kind. */
+static void wt_result_value(sqlite3_context *ctx, const wt_codec *codec, double d, int64_t i) {
+  if (codec->kind == WT_KIND_UINT && (uint64_t)i > INT64_MAX) {
+    char buf[24];
+    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(uint64_t)i);
+    sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
+  } else if (codec->kind == WT_KIND_INT || codec->kind == WT_KIND_UINT ||
+             codec->kind == WT_KIND_BOOL) {
+    sqlite3_result_int64(ctx, i);
+  } else if (!isnan(d)) {
+    sqlite3_result_double(ctx, d);
+  }
+}
+
+/* Read an optional integer argument of a table; def when absent or NULL. */
+static int wt_arg_int(wt_cursor *c, int k, const char *what, int64_t def, int64_t *out,
+                      char **pzErr) {
+  sqlite3_value *v = c->args[k];
+  *out = def;
+  if (v == NULL || sqlite3_value_type(v) == SQLITE_NULL)
+    return SQLITE_OK;
+  if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER) {
+    *pzErr = sqlite3_mprintf("%s(): %s must be an integer", c->def->name, what);
+    return SQLITE_ERROR;
+  }
+  *out = sqlite3_value_int64(v);
+  return SQLITE_OK;
+}
+
+/* ---- tensor_values(path, name [, start [, count]]) ---- */
+
+/* Per-file state: the tensor's decoder and a window of decoded values. */
+typedef struct tv_state {
+  const wt_codec *codec;
+  const unsigned char *bytes;
+  uint64_t nbytes, start;
+  uint64_t win_start; /* flat index of win[0] */
+  size_t win_n;
+  double win[WT_DECODE_CHUNK];
+  int64_t win_int[WT_DECODE_CHUNK];
+} tv_state;
+
+/* start_file: find the tensor (none: no rows), check the slice. */
+static int tv_start(wt_cursor *c, char **pzErr) {
+  sqlite3_value *name = c->args[1];
+  const wt_tensor *t;
+  uint64_t nvalues;
+  int64_t start, count;
+  tv_state *st;
+  if (name == NULL || sqlite3_value_type(name) == SQLITE_NULL)
+    return SQLITE_OK;
+  t = wt_source_find_tensor(c->src, (const char *)sqlite3_value_text(name),
+                            (size_t)sqlite3_value_bytes(name));
+  if (t == NULL)
+    return SQLITE_OK;
+  st = sqlite3_malloc(sizeof(*st));
+  if (st == NULL)
+    return SQLITE_NOMEM;
+  memset(st, 0, sizeof(*st));
+  c->state = st;
+  st->codec = wt_tensor_codec("tensor_values", c->src, t, &nvalues, pzErr);
+  if (st->codec == NULL)
+    return SQLITE_ERROR;
+  if (wt_arg_int(c, 2, "start", 0, &start, pzErr) ||
+      wt_arg_int(c, 3, "count", (int64_t)(nvalues - (uint64_t)(start > 0 ? start : 0)), &count,
+                 pzErr))
+    return SQLITE_ERROR;
+  if (start < 0 || (uint64_t)start > nvalues || count < 0 ||
+      (uint64_t)count > nvalues - (uint64_t)start) {
+    *pzErr = sqlite3_mprintf("tensor_values(): %s: start %lld and count %lld are outside the "
+                             "tensor's %llu values",
+                             c->src->path, (long long)start, (long long)count,
+                             (unsigned long long)nvalues);
+    return SQLITE_ERROR;
+  }
+  st->bytes = c->src->file.data + t->offset;
+  st->nbytes = t->nbytes;
+  st->start = (uint64_t)start;
+  c->n_rows = count;
+  return SQLITE_OK;
+}
+
+/* enter_row: decode the next window when the row leaves the current one. */
+static int tv_enter_row(wt_cursor *c, char **pzErr) {
+  tv_state *st = c->state;
+  uint64_t idx = st->start + (uint64_t)c->row, left;
+  size_t n;
+  wt_error e;
+  int rc;
+  if (idx >= st->win_start && idx < st->win_start + st->win_n)
+    return SQLITE_OK;
+  left = st->start + (uint64_t)c->n_rows - idx;
+  n = left < WT_DECODE_CHUNK ? (size_t)left : WT_DECODE_CHUNK;
+  if (st->codec->kind == WT_KIND_FLOAT || st->codec->kind == WT_KIND_COMPLEX)
+    rc = wt_decode_range(st->codec, st->bytes, st->nbytes, idx, n, st->win, &e);
+  else
+    rc = wt_decode_range_int(st->codec, st->bytes, st->nbytes, idx, n, st->win_int, &e);
+  if (rc != 0) {
+    *pzErr = wt_error_message("tensor_values", c->file, e.msg);
+    return SQLITE_ERROR;
+  }
+  st->win_start = idx;
+  st->win_n = n;
+  return SQLITE_OK;
+}
+
+/* Column of tensor_values(): idx, value. */
+static int tv_column(wt_cursor *c, sqlite3_context *ctx, int col) {
+  tv_state *st = c->state;
+  uint64_t idx = st->start + (uint64_t)c->row;
+  size_t k = (size_t)(idx - st->win_start);
+  if (col == 0)
+    sqlite3_result_int64(ctx, (sqlite3_int64)idx);
+  else
+    wt_result_value(ctx, st->codec, st->win[k], st->win_int[k]);
+  return SQLITE_OK;
+}
+
+/* end_file: free the state. */
+static void wt_end_state(wt_cursor *c) {
+  sqlite3_free(c->state);
+}
+
+static const char *const tv_args[] = {"path", "name", "start", "count"};
+
+const wt_table_def wt_tensor_values_table = {
+    .name = "tensor_values",
+    .schema = "CREATE TABLE x(idx INTEGER, value, path HIDDEN, name HIDDEN, start HIDDEN,"
+              " count HIDDEN, file HIDDEN)",
+    .format = 0,
+    .n_cols = 2,
+    .n_args = 4,
+    .n_required = 2,
+    .arg_names = tv_args,
+    .usage = "path, name [, start [, count]]",
+    .start_file = tv_start,
+    .enter_row = tv_enter_row,
+    .column = tv_column,
+    .end_file = wt_end_state,
+};
+
+/* ---- tensor_stats(path [, tensor]) ---- */
+
+enum {
+  TST_NAME,
+  TST_DTYPE,
+  TST_COUNT,
+  TST_MIN,
+  TST_MAX,
+  TST_MEAN,
+  TST_STD,
+  TST_L2,
+  TST_NAN,
+  TST_INF,
+  TST_ZERO,
+  TST_NCOLS
+};
+
+/* Per-file state: which tensors, and the statistics of the current one
+** (computed when a statistics column is first read). */
+typedef struct tst_state {
+  const wt_tensor *only;  /* the named tensor, or NULL for all */
+  sqlite3_int64 done_row; /* row whose stats are in st, or -1 */
+  wt_stats st;
+  wt_stats_summary sum;
+} tst_state;
+
+/* start_file: all tensors, or the one named (none: no rows). */
+static int tst_start(wt_cursor *c, char **pzErr) {
+  sqlite3_value *name = c->args[1];
+  tst_state *st = sqlite3_malloc(sizeof(*st));
+  (void)pzErr;
+  if (st == NULL)
+    return SQLITE_NOMEM;
+  memset(st, 0, sizeof(*st));
+  st->done_row = -1;
+  c->state = st;
+  if (name == NULL || sqlite3_value_type(name) == SQLITE_NULL) {
+    c->n_rows = (sqlite3_int64)c->src->model.n_tensors;
+    return SQLITE_OK;
+  }
+  st->only = wt_source_find_tensor(c->src, (const char *)sqlite3_value_text(name),
+                                   (size_t)sqlite3_value_bytes(name));
+  c->n_rows = st->only != NULL;
+  return SQLITE_OK;
+}
+
+/* The current row's tensor. */
+static const wt_tensor *tst_tensor(wt_cursor *c) {
+  tst_state *st = c->state;
+  return st->only ? st->only : &c->src->model.tensors[c->row];
+}
+
+/* Compute the current tensor's statistics in one streaming pass. */
+static int tst_compute(wt_cursor *c, sqlite3_context *ctx) {
+  tst_state *st = c->state;
+  const wt_tensor *t = tst_tensor(c);
+  const wt_codec *codec;
+  uint64_t nvalues;
+  char *err = NULL;
+  wt_error e;
+  if (st->done_row == c->row)
+    return SQLITE_OK;
+  codec = wt_tensor_codec("tensor_stats", c->src, t, &nvalues, &err);
+  wt_stats_init(&st->st);
+  if (codec == NULL ||
+      wt_stats_tensor(codec, c->src->file.data + t->offset, t->nbytes, 0, nvalues, &st->st, &e)) {
+    if (err == NULL)
+      err = wt_error_message("tensor_stats", c->file, e.msg);
+    sqlite3_result_error(ctx, err ? err : "tensor_stats(): out of memory", -1);
+    sqlite3_free(err);
+    return SQLITE_ERROR;
+  }
+  wt_stats_summarize(&st->st, &st->sum);
+  st->done_row = c->row;
+  return SQLITE_OK;
+}
+
+/* Result: a double, NULL for NaN. */
+static void wt_result_real(sqlite3_context *ctx, double d) {
+  if (!isnan(d))
+    sqlite3_result_double(ctx, d);
+}
+
+/* Column of tensor_stats(). */
+static int tst_column(wt_cursor *c, sqlite3_context *ctx, int col) {
+  tst_state *st = c->state;
+  const wt_tensor *t = tst_tensor(c);
+  if (col == TST_NAME) {
+    sqlite3_result_text64(ctx, t->name.p, t->name.n, SQLITE_TRANSIENT, SQLITE_UTF8);
+    return SQLITE_OK;
+  }
+  if (col == TST_DTYPE) {
+    if (t->dtype.n > 0)
+      sqlite3_result_text64(ctx, t->dtype.p, t->dtype.n, SQLITE_TRANSIENT, SQLITE_UTF8);
+    return SQLITE_OK;
+  }
+  if (tst_compute(c, ctx) != SQLITE_OK)
+    return SQLITE_ERROR;
+  switch (col) {
+  case TST_COUNT:
+    sqlite3_result_int64(ctx, (sqlite3_int64)st->st.count);
+    break;
+  case TST_MIN:
+    wt_result_real(ctx, st->st.min);
+    break;
+  case TST_MAX:
+    wt_result_real(ctx, st->st.max);
+    break;
+  case TST_MEAN:
+    wt_result_real(ctx, st->sum.mean);
+    break;
+  case TST_STD:
+    wt_result_real(ctx, st->sum.std);
+    break;
+  case TST_L2:
+    wt_result_real(ctx, st->sum.l2);
+    break;
+  case TST_NAN:
+    sqlite3_result_int64(ctx, (sqlite3_int64)st->st.nan_count);
+    break;
+  case TST_INF:
+    sqlite3_result_int64(ctx, (sqlite3_int64)st->st.inf_count);
+    break;
+  case TST_ZERO:
+    sqlite3_result_int64(ctx, (sqlite3_int64)st->st.zero_count);
+    break;
+  }
+  return SQLITE_OK;
+}
+
+static const char *const tst_args[] = {"path", "tensor"};
+
+const wt_table_def wt_tensor_stats_table = {
+    .name = "tensor_stats",
+    .schema = "CREATE TABLE x(name TEXT, dtype TEXT, count INTEGER, min REAL, max REAL,"
+              " mean REAL, std REAL, l2 REAL, nan_count INTEGER, inf_count INTEGER,"
+              " zero_count INTEGER, path HIDDEN, tensor HIDDEN, file HIDDEN)",
+    .format = 0,
+    .n_cols = TST_NCOLS,
+    .n_args = 2,
+    .n_required = 1,
+    .arg_names = tst_args,
+    .usage = "path [, tensor]",
+    .start_file = tst_start,
+    .column = tst_column,
+    .end_file = wt_end_state,
+};
+
+/* ---- tensor_compare(path_a, name_a, path_b, name_b) ---- */
+
+/* Write dims as "[a,b]" into buf for a message. */
+static const char *wt_shape_text(char *buf, size_t size, const wt_tensor *t) {
+  size_t j = (size_t)snprintf(buf, size, "[");
+  int k;
+  for (k = 0; k < t->ndim && j < size; k++)
+    j +=
+        (size_t)snprintf(buf + j, size - j, "%s%llu", k ? "," : "", (unsigned long long)t->dims[k]);
+  if (j < size)
+    snprintf(buf + j, size - j, "]");
+  return buf;
+}
+
+/* Open side k (0 or 1) of the comparison: its file, tensor and decoder.
+** Returns the source (release it) or NULL with the error result set. */
+static wt_source *wt_compare_side(sqlite3_context *ctx, sqlite3_value **argv, const wt_tensor **t,
+                                  const wt_codec **codec, uint64_t *nvalues) {
+  wt_source *src = wt_func_source(ctx, argv[0]);
+  char q[WT_QUOTE_SIZE], *err = NULL;
+  if (src == NULL)
+    return NULL;
+  *t = wt_source_find_tensor(src, (const char *)sqlite3_value_text(argv[1]),
+                             (size_t)sqlite3_value_bytes(argv[1]));
+  if (*t == NULL) {
+    const char *name = (const char *)sqlite3_value_text(argv[1]);
+    char *msg = sqlite3_mprintf("no tensor %s",
+                                wt_quote(q, sizeof(q), name ? name : "", name ? strlen(name) : 0));
+    err = wt_error_message("tensor_compare", src->path, msg ? msg : "no such tensor");
+    sqlite3_free(msg);
+  } else {
+    *codec = wt_tensor_codec("tensor_compare", src, *t, nvalues, &err);
+  }
+  if (err != NULL) {
+    sqlite3_result_error(ctx, err, -1);
+    sqlite3_free(err);
+    wt_source_release(src);
+    return NULL;
+  }
+  return src;
+}
+
+/* Append "name":value (NaN as null) to a JSON object being built. */
+static void wt_json_num(sqlite3_str *s, const char *name, double v) {
+  char num[32];
+  if (isnan(v) || isinf(v))
+    snprintf(num, sizeof(num), "null");
+  else
+    snprintf(num, sizeof(num), "%.17g", v); /* enough digits to read back the same double */
+  sqlite3_str_appendf(s, ",\"%s\":%s", name, num);
+}
+
+void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const wt_tensor *ta = NULL, *tb = NULL;
+  const wt_codec *ca = NULL, *cb = NULL;
+  uint64_t na = 0, nb = 0;
+  wt_source *a, *b = NULL;
+  wt_compare cmp;
+  wt_compare_summary sum;
+  wt_error e;
+  sqlite3_str *s;
+  (void)argc;
+  if (sqlite3_value_type(argv[1]) == SQLITE_NULL || sqlite3_value_type(argv[3]) == SQLITE_NULL)
+    return;
+  a = wt_compare_side(ctx, argv, &ta, &ca, &na);
+  if (a == NULL)
+    return;
+  b = wt_compare_side(ctx, argv + 2, &tb, &cb, &nb);
+  if (b == NULL)
+    goto done;
+  if (na != nb) {
+    char qa[WT_QUOTE_SIZE], qb[WT_QUOTE_SIZE], sa[200], sb[200];
+    char *msg = sqlite3_mprintf(
+        "tensor_compare(): the element counts differ: %s %s has shape %s (%llu values), %s %s "
+        "has shape %s (%llu values)",
+        a->path, wt_quote(qa, sizeof(qa), ta->name.p, ta->name.n), wt_shape_text(sa, 200, ta),
+        (unsigned long long)na, b->path, wt_quote(qb, sizeof(qb), tb->name.p, tb->name.n),
+        wt_shape_text(sb, 200, tb), (unsigned long long)nb);
+    sqlite3_result_error(ctx, msg ? msg : "tensor_compare(): the element counts differ", -1);
+    sqlite3_free(msg);
+    goto done;
+  }
+  wt_compare_init(&cmp);
+  if (wt_compare_tensors(ca, a->file.data + ta->offset, ta->nbytes, cb, b->file.data + tb->offset,
+                         tb->nbytes, 0, na, &cmp, &e)) {
+    char *msg = wt_error_message("tensor_compare", a->path, e.msg);
+    sqlite3_result_error(ctx, msg ? msg : e.msg, -1);
+    sqlite3_free(msg);
+    goto done;
+  }
+  wt_compare_summarize(&cmp, &sum);
+  s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+  sqlite3_str_appendf(s, "{\"count\":%llu", (unsigned long long)cmp.count);
+  wt_json_num(s, "max_abs_diff", sum.max_abs_diff);
+  wt_json_num(s, "mean_abs_diff", sum.mean_abs_diff);
+  wt_json_num(s, "rmse", sum.rmse);
+  wt_json_num(s, "cosine", sum.cosine);
+  wt_json_num(s, "rel_l2", sum.rel_l2);
+  sqlite3_str_appendf(s, ",\"nonfinite\":%llu}", (unsigned long long)cmp.nonfinite);
+  if (sqlite3_str_errcode(s) != SQLITE_OK) {
+    sqlite3_free(sqlite3_str_finish(s));
+    sqlite3_result_error_nomem(ctx);
+  } else {
+    sqlite3_result_text(ctx, sqlite3_str_finish(s), -1, sqlite3_free);
+  }
+done:
+  wt_source_release(a);
+  wt_source_release(b);
+}

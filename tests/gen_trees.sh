@@ -1,0 +1,219 @@
+#!/bin/sh
+# gen_trees.sh OUTDIR: build the directory trees that the tests of path
+# expansion (ext/paths.c, tests/paths.test) read, from the generated files
+# of build/testdata (run `make testdata` first).  OUTDIR is removed and
+# made again.  Tensor names used in the indexes: ok_unaligned.safetensors
+# holds a and b, ok_4d.safetensors holds conv, ok_scalar_i64.safetensors
+# holds step.
+#
+#   flat/          a.safetensors b.safetensors (safetensors), c.gguf d.gguf
+#                  (GGUF), e.safetensors (header past the first 4096 bytes),
+#                  f.safetensors (4088 spaces before the header's '{'),
+#                  gguf_named.safetensors (a GGUF), st_named.bin (a
+#                  safetensors), link.safetensors -> a.safetensors,
+#                  readme.txt, empty.safetensors (0 bytes), lfs.safetensors
+#                  (a git-LFS pointer), dangling.safetensors -> nowhere,
+#                  fifo.safetensors (a FIFO), sub/ (not entered)
+#   nested/        a.safetensors, x/b.gguf, x/y/c.safetensors,
+#                  x/y/z/readme.txt, x/y/z/d.safetensors
+#   loop/          m.safetensors, self -> ., sub/n.gguf, sub/back -> ..
+#   models/        m1/model.safetensors m1/model-extra.safetensors
+#                  m2/model.safetensors m2/notes.txt m3/model_dir.safetensors/
+#                  (a directory) m4/model.bin (for models/*/model*.safetensors)
+#   sharded/       ../shared/fixtures/safetensors/sharded when present, else
+#                  a copy of sharded_gen/
+#   sharded_gen/   model-0000{1,2,3}-of-00003.safetensors +
+#                  model.safetensors.index.json (a, b | conv | step)
+#   index_bad/     the same shards and broken or unusual indexes, each named
+#                  for what it holds (see below)
+#   split/         x-0000{1,2,3}-of-00003.gguf, three valid GGUF files
+#   split_missing/ y-00001-of-00003.gguf y-00003-of-00003.gguf
+#   broken/        a.safetensors, b.safetensors (truncated), c.safetensors
+#   empty/         no files
+#   notmodels/     readme.txt, config.json
+set -eu
+
+if [ $# -ne 1 ]; then
+  echo "usage: $0 OUTDIR" >&2
+  exit 2
+fi
+OUT=$1
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ST=$ROOT/build/testdata/safetensors
+GG=$ROOT/build/testdata/gguf
+FIX=$ROOT/../shared/fixtures/safetensors/sharded
+
+for f in "$ST/ok_unaligned.safetensors" "$GG/ok-v3-le.gguf"; do
+  if [ ! -f "$f" ]; then
+    echo "$0: $f is missing: run \`make testdata\` first" >&2
+    exit 1
+  fi
+done
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+cd "$OUT"
+
+# write FILE TEXT: the text as it is (no escapes interpreted), no newline
+write() {
+  printf '%s' "$2" > "$1"
+}
+
+# ---- flat: chosen by content, not by name ----
+mkdir flat flat/sub
+cp "$ST/ok_unaligned.safetensors" flat/a.safetensors
+cp "$ST/ok_4d.safetensors" flat/b.safetensors
+cp "$GG/ok-v3-le.gguf" flat/c.gguf
+cp "$GG/ok-scalars.gguf" flat/d.gguf
+cp "$ST/ok_100_tensors.safetensors" flat/e.safetensors
+cp "$ST/ok_leading_ws_page_aligned.safetensors" flat/f.safetensors
+cp "$GG/ok-dims4.gguf" flat/gguf_named.safetensors
+cp "$ST/ok_scalar_i64.safetensors" flat/st_named.bin
+ln -s a.safetensors flat/link.safetensors
+write flat/readme.txt 'not a model
+'
+: > flat/empty.safetensors
+write flat/lfs.safetensors 'version https://git-lfs.github.com/spec/v1
+oid sha256:0000000000000000000000000000000000000000000000000000000000000000
+size 12345
+'
+ln -s does-not-exist.safetensors flat/dangling.safetensors
+mkfifo flat/fifo.safetensors
+cp "$ST/ok_dtype_F32.safetensors" flat/sub/inner.safetensors
+
+# ---- nested: for DIR/** ----
+mkdir -p nested/x/y/z
+cp "$ST/ok_unaligned.safetensors" nested/a.safetensors
+cp "$GG/ok-v3-le.gguf" nested/x/b.gguf
+cp "$ST/ok_4d.safetensors" nested/x/y/c.safetensors
+write nested/x/y/z/readme.txt 'not a model
+'
+cp "$ST/ok_scalar_i64.safetensors" nested/x/y/z/d.safetensors
+
+# ---- loop: symlinked directories that lead back ----
+mkdir -p loop/sub
+cp "$ST/ok_dtype_F32.safetensors" loop/m.safetensors
+cp "$GG/ok-v3-le.gguf" loop/sub/n.gguf
+ln -s . loop/self
+ln -s .. loop/sub/back
+
+# ---- models: for the glob models/*/model*.safetensors ----
+mkdir -p models/m1 models/m2 models/m3/model_dir.safetensors models/m4
+cp "$ST/ok_unaligned.safetensors" models/m1/model.safetensors
+cp "$ST/ok_4d.safetensors" models/m1/model-extra.safetensors
+cp "$ST/ok_scalar_i64.safetensors" models/m2/model.safetensors
+write models/m2/notes.txt 'notes
+'
+cp "$ST/ok_dtype_F32.safetensors" models/m4/model.bin
+
+# ---- sharded checkpoints ----
+S1=model-00001-of-00003.safetensors
+S2=model-00002-of-00003.safetensors
+S3=model-00003-of-00003.safetensors
+
+# shards DIR: the three generated shards in DIR
+shards() {
+  mkdir -p "$1"
+  cp "$ST/ok_unaligned.safetensors" "$1/$S1"
+  cp "$ST/ok_4d.safetensors" "$1/$S2"
+  cp "$ST/ok_scalar_i64.safetensors" "$1/$S3"
+}
+
+# index FILE WEIGHT_MAP_BODY: an index with the given weight_map members
+index() {
+  write "$1" "{
+  \"metadata\": {\"total_size\": 264},
+  \"weight_map\": {
+$2
+  }
+}
+"
+}
+
+GOOD="    \"a\": \"$S1\",
+    \"b\": \"$S1\",
+    \"conv\": \"$S2\",
+    \"step\": \"$S3\""
+
+shards sharded_gen
+index sharded_gen/model.safetensors.index.json "$GOOD"
+
+if [ -d "$FIX" ]; then
+  mkdir sharded
+  cp "$FIX"/* sharded/
+  chmod u+w sharded/*
+else
+  cp -R sharded_gen sharded
+fi
+
+shards index_bad
+# valid, but not named *.safetensors.index.json: found by its content
+index index_bad/weights.json "$GOOD"
+# valid: the tensors listed out of order, a shard named by several
+index index_bad/unordered.safetensors.index.json "    \"step\": \"$S3\",
+    \"conv\": \"$S2\",
+    \"b\": \"$S1\",
+    \"a\": \"$S1\""
+# a tensor named twice: the last entry wins (b is in shard 1, not 3)
+index index_bad/dup.safetensors.index.json "$GOOD,
+    \"b\": \"$S3\",
+    \"b\": \"$S1\""
+# an escaped NUL inside a tensor name, and other escapes
+index index_bad/escaped.safetensors.index.json '    "a\u0000b": "model-00001-of-00003.safetensors",
+    "\u00e9": "model-0000\u0032-of-00003.safetensors"'
+# only shards 1 and 3: shard 2 is not listed
+index index_bad/two.safetensors.index.json "    \"a\": \"$S1\",
+    \"step\": \"$S3\""
+# an empty weight_map: no shards
+index index_bad/empty_map.safetensors.index.json ''
+# weight_map names a shard that does not exist
+index index_bad/missing_shard.safetensors.index.json "$GOOD,
+    \"extra\": \"model-00004-of-00004.safetensors\""
+# a tensor that its shard does not hold (for the SQL layer's check)
+index index_bad/missing_tensor.safetensors.index.json "$GOOD,
+    \"ghost\": \"$S1\""
+# a tensor in the wrong shard (for the SQL layer's check)
+index index_bad/wrong_shard.safetensors.index.json "    \"a\": \"$S2\",
+    \"b\": \"$S1\",
+    \"conv\": \"$S2\",
+    \"step\": \"$S3\""
+# an absolute shard path
+index index_bad/absolute.safetensors.index.json "$GOOD,
+    \"x\": \"/etc/$S1\""
+# a '..' component
+index index_bad/dotdot.safetensors.index.json "$GOOD,
+    \"x\": \"../sharded_gen/$S1\""
+# a shard that is not a .safetensors file
+index index_bad/not_safetensors.safetensors.index.json "$GOOD,
+    \"x\": \"model-00001-of-00003.bin\""
+# a shard that is not a string
+index index_bad/not_string.safetensors.index.json "$GOOD,
+    \"x\": 7"
+# weight_map is not an object
+write index_bad/map_array.safetensors.index.json '{"weight_map": ["model-00001-of-00003.safetensors"]}'
+# no weight_map at all
+write index_bad/no_map.safetensors.index.json '{"metadata": {"total_size": 0}}'
+# not JSON
+write index_bad/truncated.safetensors.index.json '{"weight_map": {"a": "model-00001'
+# a .json file that is not an index: read as a plain file
+write index_bad/config.json '{"architectures": ["LlamaForCausalLM"]}'
+
+# ---- split GGUF ----
+mkdir split split_missing
+cp "$GG/ok-v3-le.gguf" split/x-00001-of-00003.gguf
+cp "$GG/ok-dims4.gguf" split/x-00002-of-00003.gguf
+cp "$GG/ok-scalars.gguf" split/x-00003-of-00003.gguf
+cp "$GG/ok-v3-le.gguf" split_missing/y-00001-of-00003.gguf
+cp "$GG/ok-scalars.gguf" split_missing/y-00003-of-00003.gguf
+
+# ---- a broken file between two good ones ----
+mkdir broken
+cp "$ST/ok_unaligned.safetensors" broken/a.safetensors
+cp "$ST/bad_incomplete_truncated.safetensors" broken/b.safetensors
+cp "$ST/ok_4d.safetensors" broken/c.safetensors
+
+# ---- no model files ----
+mkdir empty notmodels
+write notmodels/readme.txt 'not a model
+'
+write notmodels/config.json '{"weight_map_is_not_here": true}'
