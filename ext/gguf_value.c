@@ -14,8 +14,10 @@
 ** "%.9g" and FLOAT64 with "%.17g" (both round-trip), NaN and infinities as
 ** null, BOOL as true/false (any non-zero byte is true, as in ggml), strings
 ** escaped with invalid UTF-8 bytes replaced by U+FFFD, one replacement per
-** byte.  A 128k-token array renders in one pass with one or two
-** allocations.
+** byte.  A 128k-token array renders with one or two allocations.  Most
+** tokens are plain ASCII and two-byte UTF-8 sequences: such a string is
+** checked without a branch per byte (branches on token bytes mispredict)
+** and copied whole; any other goes run by run (see gv_json_string()).
 */
 #include "gguf_value.h"
 
@@ -38,6 +40,10 @@
 
 /* Elements rendered between two capacity checks of a numeric array. */
 #define GV_CHUNK 1024
+
+/* Room kept free after a string's JSON, so that a short run of bytes
+** copies as one fixed-size block. */
+#define GV_SLACK 16
 
 /* Type table: name and element size, indexed by GGUF_TYPE_*. */
 static const struct {
@@ -338,102 +344,181 @@ static int gv_render_numbers(wt_buf *b, const unsigned char *p, uint64_t count, 
 
 /* ---- Strings ---------------------------------------------------------- */
 
-/* Byte classes for JSON strings: 0 copy as is, 1 escape, 2 non-ASCII. */
+/* Byte classes for JSON strings.  Bit 0: wrong where no lead byte comes
+** just before (a continuation byte, a byte to escape, a byte that starts
+** a longer or invalid sequence); bit 1: wrong just after a lead byte
+** (anything but a continuation byte); bit 2: the lead byte of a two-byte
+** sequence (C2..DF).  GV_PLAIN: ASCII that JSON holds as it is. */
+#define GV_PLAIN 2
 static const unsigned char gv_class[256] = {
-    [0 ... 0x1f] = 1,
-    ['"'] = 1,
-    ['\\'] = 1,
-    [0x80 ... 0xff] = 2,
+    [0x00 ... 0x1f] = 3, [0x20 ... 0x21] = GV_PLAIN,
+    ['"'] = 3,           [0x23 ... 0x5b] = GV_PLAIN,
+    ['\\'] = 3,          [0x5d ... 0x7f] = GV_PLAIN,
+    [0x80 ... 0xbf] = 1, [0xc0 ... 0xc1] = 3,
+    [0xc2 ... 0xdf] = 6, [0xe0 ... 0xff] = 3,
 };
 
-/* Length of the valid UTF-8 sequence at s (n > 0 bytes available), or 0
-** if s[0] does not start one.  Two-byte sequences are checked inline. */
-static inline size_t gv_utf8_at(const unsigned char *s, size_t n) {
-  unsigned c = s[0];
+/* True when s[0..n) is plain ASCII and valid two-byte sequences only, as
+** most tokens are, so that JSON holds it as it is.  Classifies every byte
+** without a branch on it: on tokens a branch per byte mispredicts more
+** than the work it skips. */
+static inline int gv_simple(const unsigned char *s, size_t n) {
+  unsigned bad = 0, lead = 0; /* lead: the byte before is a lead byte */
+  size_t i;
+  for (i = 0; i < n; i++) {
+    unsigned c = gv_class[s[i]];
+    bad |= c >> lead; /* bit 0 or bit 1 of c, as lead says */
+    lead = c >> 2;
+  }
+  return ((bad | lead) & 1) == 0;
+}
+
+/* Length of the valid UTF-8 sequence at s (n > 0 bytes available, s[0]
+** not ASCII), or 0 if there is none: the checks of wt_utf8_char(),
+** inline. */
+static inline size_t gv_utf8_len(const unsigned char *s, size_t n) {
+  unsigned c = s[0], lo, hi;
   size_t k;
   if (c >= 0xc2 && c <= 0xdf)
     return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
-  k = c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-  return k && k <= n && wt_utf8_valid_prefix((const char *)s, k) == k ? k : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    k = 3;
+    lo = c == 0xe0 ? 0xa0 : 0x80; /* no overlong forms */
+    hi = c == 0xed ? 0x9f : 0xbf; /* no surrogates */
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    k = 4;
+    lo = c == 0xf0 ? 0x90 : 0x80; /* no overlong forms */
+    hi = c == 0xf4 ? 0x8f : 0xbf; /* nothing above U+10FFFF */
+  } else {
+    return 0;
+  }
+  if (n < k || s[1] < lo || s[1] > hi || (s[2] & 0xc0) != 0x80)
+    return 0;
+  return k == 3 || (s[3] & 0xc0) == 0x80 ? k : 0;
 }
 
-/* Append s[0..n) as a JSON string, after a comma if comma is set. */
-static int gv_json_string(wt_buf *b, const unsigned char *s, size_t n, int comma) {
+/* Length of the longest prefix of s[0..n) that JSON holds as it is:
+** plain ASCII and valid UTF-8 sequences. */
+static size_t gv_plain_run(const unsigned char *s, size_t n) {
+  const unsigned char *p = s, *end = s + n;
+  size_t k;
+  while (p < end) {
+    if (gv_class[*p] == GV_PLAIN)
+      p++;
+    else if (*p >= 0x80 && (k = gv_utf8_len(p, (size_t)(end - p))) != 0)
+      p += k;
+    else
+      break;
+  }
+  return (size_t)(p - s);
+}
+
+/* Write the JSON form of byte c, where gv_plain_run() stopped: an escape,
+** or U+FFFD for a byte that starts no valid UTF-8 sequence.  Returns the
+** end; at most 6 bytes. */
+static char *gv_escape(char *o, unsigned c) {
   static const char hex[] = "0123456789abcdef";
-  size_t i = 0, k;
+  if (c >= 0x80) {
+    memcpy(o, "\xef\xbf\xbd", 3);
+    return o + 3;
+  }
+  *o++ = '\\';
+  switch (c) {
+  case '"':
+  case '\\':
+    *o++ = (char)c;
+    break;
+  case '\b':
+    *o++ = 'b';
+    break;
+  case '\f':
+    *o++ = 'f';
+    break;
+  case '\n':
+    *o++ = 'n';
+    break;
+  case '\r':
+    *o++ = 'r';
+    break;
+  case '\t':
+    *o++ = 't';
+    break;
+  default:
+    memcpy(o, "u00", 3);
+    o[3] = hex[c >> 4];
+    o[4] = hex[c & 15];
+    o += 5;
+  }
+  return o;
+}
+
+/* Copy n bytes from s to o.  Up to GV_SLACK bytes move as one block of
+** GV_SLACK (no call, no branch on n) when avail >= GV_SLACK bytes may be
+** read at s; o must have room for GV_SLACK bytes. */
+static inline void gv_copy(char *o, const unsigned char *s, size_t n, size_t avail) {
+  if (n <= GV_SLACK && avail >= GV_SLACK)
+    memcpy(o, s, GV_SLACK);
+  else
+    memcpy(o, s, n);
+}
+
+/* Append s[0..n) as a JSON string, after a comma if comma is set; avail
+** >= n bytes may be read at s.  A token that needs no change is one copy;
+** otherwise copy each run that needs none, escape the byte after it, and
+** go on. */
+static int gv_json_string(wt_buf *b, const unsigned char *s, size_t n, size_t avail, int comma) {
+  size_t i = 0, run;
   char *o;
-  if (gv_buf_reserve(b, n + 3) != 0) /* enough unless something grows */
+  if (gv_buf_reserve(b, n + 3 + GV_SLACK) != 0) /* enough unless something grows */
     return -1;
   o = b->p + b->n;
   if (comma)
     *o++ = ',';
   *o++ = '"';
+  if (gv_simple(s, n)) {
+    gv_copy(o, s, n, avail);
+    o += n;
+    i = n;
+  }
   while (i < n) {
-    unsigned c = s[i];
-    if (gv_class[c] == 0) {
-      *o++ = (char)c;
-      i++;
-      continue;
-    }
-    if (gv_class[c] == 2 && (k = gv_utf8_at(s + i, n - i)) != 0) {
-      memcpy(o, s + i, k);
-      o += k;
-      i += k;
-      continue;
-    }
+    run = gv_plain_run(s + i, n - i);
+    gv_copy(o, s + i, run, avail - i);
+    o += run;
+    i += run;
+    if (i == n)
+      break;
     /* This byte grows (to at most 6): room for it, the rest and a quote. */
     b->n = (size_t)(o - b->p);
-    if (gv_buf_reserve(b, (n - i) + 8) != 0)
+    if (gv_buf_reserve(b, (n - i) + 8 + GV_SLACK) != 0)
       return -1;
-    o = b->p + b->n;
-    i++;
-    if (c >= 0x80) {
-      memcpy(o, "\xef\xbf\xbd", 3); /* U+FFFD for this one byte */
-      o += 3;
-      continue;
-    }
-    *o++ = '\\';
-    switch (c) {
-    case '"':
-    case '\\':
-      *o++ = (char)c;
-      break;
-    case '\b':
-      *o++ = 'b';
-      break;
-    case '\f':
-      *o++ = 'f';
-      break;
-    case '\n':
-      *o++ = 'n';
-      break;
-    case '\r':
-      *o++ = 'r';
-      break;
-    case '\t':
-      *o++ = 't';
-      break;
-    default:
-      memcpy(o, "u00", 3);
-      o[3] = hex[c >> 4];
-      o[4] = hex[c & 15];
-      o += 5;
-    }
+    o = gv_escape(b->p + b->n, s[i++]);
   }
   *o++ = '"';
   b->n = (size_t)(o - b->p);
   return 0;
 }
 
-/* Render count strings starting at the cursor. */
+/* Render count strings starting at the cursor.  Reads each length as
+** gv_read_string() does, with the width and byte order looked up once. */
 static int gv_render_strings(wt_buf *b, gguf_cursor *c, uint64_t count) {
-  uint64_t i;
+  unsigned lensz = c->version == 1 ? 4 : 8;
+  int swap = gv_swap(c);
+  const unsigned char *p = c->data + c->pos;
+  uint64_t i, len, left = gv_left(c);
   for (i = 0; i < count; i++) {
-    wt_str s;
-    if (gv_read_string(c, &s) != 0 ||
-        gv_json_string(b, (const unsigned char *)s.p, s.n, i > 0) != 0)
+    if (left < lensz)
       return -1;
+    len = lensz == 4 ? gv_get32(p, swap) : gv_get64(p, swap);
+    p += lensz;
+    left -= lensz;
+    if (len > left || left > SIZE_MAX)
+      return -1;
+    if (gv_json_string(b, p, (size_t)len, (size_t)left, i > 0) != 0)
+      return -1;
+    p += len;
+    left -= len;
   }
+  c->pos = (uint64_t)(p - c->data);
   return 0;
 }
 
@@ -450,7 +535,7 @@ int gguf_render_array_json(const wt_model *m, const unsigned char *data, const w
     unsigned lensz = c.version == 1 ? 4 : 8;
     if (count > gv_left(&c) / lensz)
       return -1;
-    guess = gv_left(&c) - count * lensz + count * 3 + 2;
+    guess = gv_left(&c) - count * lensz + count * 3 + 2 + GV_SLACK;
   } else {
     if (size == 0 || count > gv_left(&c) / size)
       return -1;
