@@ -18,8 +18,17 @@ typedef struct wt_entry {
   uint64_t bytes; /* what this entry counts against the byte bound */
 } wt_entry;
 
+/* One slot of the path -> id table (open addressing). */
+typedef struct wt_path_slot {
+  char *path; /* NULL: empty */
+  uint64_t hash;
+} wt_path_slot;
+
 struct wt_cache {
   int refs;
+  wt_path_slot *ids; /* slot i's id is its order of arrival, kept in id[] */
+  int64_t *id;
+  uint64_t n_ids, cap_ids; /* cap is a power of two, at most half full */
   wt_entry *head;
   uint64_t n_entries, bytes;
   uint64_t hits, misses;
@@ -54,6 +63,10 @@ void wt_cache_unref(wt_cache *c) {
     return;
   while (c->head != NULL)
     wt_cache_drop(c, NULL);
+  for (uint64_t i = 0; i < c->cap_ids; i++)
+    free(c->ids[i].path);
+  free(c->ids);
+  free(c->id);
   free(c);
 }
 
@@ -118,6 +131,57 @@ int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source
   c->bytes += e->bytes;
   wt_cache_trim(c);
   return 0;
+}
+
+/* FNV-1a hash of a string. */
+static uint64_t wt_hash_str(const char *s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h;
+}
+
+/* Double the id table. */
+static int wt_ids_grow(wt_cache *c) {
+  uint64_t cap = c->cap_ids ? c->cap_ids * 2 : 64, i;
+  wt_path_slot *slots = calloc(cap, sizeof(*slots));
+  int64_t *id = calloc(cap, sizeof(*id));
+  if (slots == NULL || id == NULL) {
+    free(slots);
+    free(id);
+    return -1;
+  }
+  for (i = 0; i < c->cap_ids; i++) {
+    uint64_t j;
+    if (c->ids[i].path == NULL)
+      continue;
+    for (j = c->ids[i].hash & (cap - 1); slots[j].path != NULL; j = (j + 1) & (cap - 1))
+      ;
+    slots[j] = c->ids[i];
+    id[j] = c->id[i];
+  }
+  free(c->ids);
+  free(c->id);
+  c->ids = slots;
+  c->id = id;
+  c->cap_ids = cap;
+  return 0;
+}
+
+int64_t wt_cache_path_id(wt_cache *c, const char *path) {
+  uint64_t h = wt_hash_str(path), j;
+  if (2 * (c->n_ids + 1) > c->cap_ids && wt_ids_grow(c) != 0)
+    return -1;
+  for (j = h & (c->cap_ids - 1); c->ids[j].path != NULL; j = (j + 1) & (c->cap_ids - 1)) {
+    if (c->ids[j].hash == h && strcmp(c->ids[j].path, path) == 0)
+      return c->id[j];
+  }
+  c->ids[j].path = strdup(path);
+  if (c->ids[j].path == NULL)
+    return -1;
+  c->ids[j].hash = h;
+  c->id[j] = (int64_t)c->n_ids++;
+  return c->id[j];
 }
 
 void wt_cache_get_stats(const wt_cache *c, wt_cache_stats *out) {

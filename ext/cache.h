@@ -36,6 +36,12 @@ void wt_cache_unref(wt_cache *c);
 int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source **out,
                   wt_error *err);
 
+/* A small number for path, the same for the life of the connection: the
+** tables' rowids are (id << 40) | row, so that rows of different files
+** never share a rowid (SQLite merges the scans of a WHERE ... OR ... by
+** rowid).  Returns -1 when out of memory. */
+int64_t wt_cache_path_id(wt_cache *c, const char *path);
+
 /* Counters, for tests and benchmarks. */
 typedef struct wt_cache_stats {
   uint64_t hits, misses, entries, bytes;

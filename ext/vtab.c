@@ -146,7 +146,7 @@ static void wt_reset(wt_cursor *c) {
   wt_pathlist_free(&c->paths);
   c->i_file = 0;
   c->file = NULL;
-  c->row = c->n_rows = c->rowid = 0;
+  c->row = c->n_rows = c->file_id = 0;
   c->eof = 1;
 }
 
@@ -215,6 +215,9 @@ static int wt_settle(wt_cursor *c) {
       return SQLITE_OK;
     }
     c->file = c->paths.files[c->i_file++];
+    c->file_id = wt_cache_path_id(c->cache, c->file);
+    if (c->file_id < 0)
+      return SQLITE_NOMEM;
     c->row = c->n_rows = 0;
     {
       wt_error e;
@@ -297,7 +300,6 @@ static int wt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
 static int wt_next(sqlite3_vtab_cursor *cur) {
   wt_cursor *c = (wt_cursor *)cur;
   c->row++;
-  c->rowid++;
   return wt_settle(c);
 }
 
@@ -323,9 +325,14 @@ static int wt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
-/* xRowid: rows are numbered from 0 across all files of one scan. */
+/* xRowid: (file id << 40) | row.  The same row of the same file has the
+** same rowid in every scan of a statement, and rows of different files
+** never share one, which SQLite needs to merge the scans of an OR.  (A
+** file with more than 2^40 rows, only possible in tensor_values, would
+** wrap into the next id.) */
 static int wt_rowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid) {
-  *pRowid = ((wt_cursor *)cur)->rowid;
+  wt_cursor *c = (wt_cursor *)cur;
+  *pRowid = (c->file_id << 40) | (c->row & ((1LL << 40) - 1));
   return SQLITE_OK;
 }
 

@@ -61,7 +61,8 @@ struct wt_cursor {
   const char *file;                 /* the current file's path */
   wt_source *src;                   /* the current file, parsed; NULL if it failed (row_per_file) */
   char *file_error;                 /* why it failed (row_per_file) */
-  sqlite3_int64 row, n_rows, rowid;
+  sqlite3_int64 row, n_rows;
+  int64_t file_id; /* wt_cache_path_id() of the current file */
   int eof;
   void *state; /* per-table, per-file state, freed by end_file */
 };
