@@ -79,87 +79,6 @@ static int wt_int_arg(sqlite3_context *ctx, const char *fn, int argc, sqlite3_va
   return 0;
 }
 
-/* Copy bytes [offset, offset+length) of tensor t into the result. */
-static void wt_blob_result(sqlite3_context *ctx, const char *fn, wt_source *src, const wt_tensor *t,
-                           sqlite3_int64 offset, sqlite3_int64 length) {
-  sqlite3_int64 limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
-  char q[160];
-  const char *name = wt_quote(q, sizeof(q), t->name.p, t->name.n);
-  char *msg = NULL;
-  wt_error e;
-  void *buf;
-  if (length > limit) {
-    msg = sqlite3_mprintf("tensor %s: the %lld bytes asked for exceed this connection's "
-                          "SQLITE_LIMIT_LENGTH of %lld bytes; read it in pieces with the "
-                          "offset and length arguments",
-                          name, (long long)length, (long long)limit);
-    wt_func_error(ctx, fn, src->path, msg ? msg : "too big");
-    sqlite3_free(msg);
-    sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
-    return;
-  }
-  if (wt_file_check(&src->file, t->offset + (uint64_t)offset + (uint64_t)length, &e)) {
-    wt_func_error(ctx, fn, src->path, e.msg);
-    return;
-  }
-  if (length == 0) {
-    sqlite3_result_zeroblob(ctx, 0);
-    return;
-  }
-  buf = sqlite3_malloc64((sqlite3_uint64)length);
-  if (buf == NULL) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  memcpy(buf, src->file.data + t->offset + offset, (size_t)length);
-  sqlite3_result_blob64(ctx, buf, (sqlite3_uint64)length, sqlite3_free);
-}
-
-/* safetensors_blob(), gguf_blob(): a tensor's bytes. */
-static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  const char *fn = ((const wt_func_aux *)sqlite3_user_data(ctx))->name;
-  sqlite3_int64 offset = 0, length = 0;
-  int to_end = argc < 4 || sqlite3_value_type(argv[3]) == SQLITE_NULL;
-  const wt_tensor *t;
-  wt_source *src;
-  char q[160], *msg = NULL;
-  if (sqlite3_value_type(argv[1]) == SQLITE_NULL)
-    return; /* no name, no tensor */
-  if (wt_int_arg(ctx, fn, argc, argv, 2, "offset", &offset) ||
-      wt_int_arg(ctx, fn, argc, argv, 3, "length", &length))
-    return;
-  src = wt_func_source(ctx, argv[0]);
-  if (src == NULL)
-    return;
-  t = wt_source_find_tensor(src, (const char *)sqlite3_value_text(argv[1]),
-                            (size_t)sqlite3_value_bytes(argv[1]));
-  if (t == NULL)
-    goto done; /* NULL: the file has no such tensor */
-  wt_quote(q, sizeof(q), t->name.p, t->name.n);
-  if (!t->nbytes_known) {
-    msg = sqlite3_mprintf("tensor %s has ggml type id %lld, which this version does not know, "
-                          "so its byte size is unknown",
-                          q, (long long)t->type_id);
-  } else if (offset < 0 || (uint64_t)offset > t->nbytes) {
-    msg = sqlite3_mprintf("tensor %s: offset %lld is outside the tensor's %llu bytes", q,
-                          (long long)offset, (unsigned long long)t->nbytes);
-  } else if (to_end) {
-    length = (sqlite3_int64)(t->nbytes - (uint64_t)offset);
-  } else if (length < 0 || (uint64_t)length > t->nbytes - (uint64_t)offset) {
-    msg = sqlite3_mprintf("tensor %s: offset %lld and length %lld are outside the tensor's %llu "
-                          "bytes",
-                          q, (long long)offset, (long long)length, (unsigned long long)t->nbytes);
-  }
-  if (msg != NULL) {
-    wt_func_error(ctx, fn, src->path, msg);
-    sqlite3_free(msg);
-    goto done;
-  }
-  wt_blob_result(ctx, fn, src, t, offset, length);
-done:
-  wt_source_release(src);
-}
-
 /* The tensor named by argv[1] in the file named by argv[0], with its
 ** range checks done; NULL (result set: NULL or an error) otherwise.  On
 ** success *psrc must be released by the caller. */
@@ -177,12 +96,8 @@ static const wt_tensor *wt_func_tensor(sqlite3_context *ctx, sqlite3_value **arg
   t = wt_source_find_tensor(*psrc, (const char *)sqlite3_value_text(argv[1]),
                             (size_t)sqlite3_value_bytes(argv[1]));
   if (t != NULL && !t->nbytes_known) {
-    char q[WT_QUOTE_SIZE], *msg;
-    msg = sqlite3_mprintf("tensor %s has ggml type id %lld, which this version does not know, "
-                          "so its byte size is unknown",
-                          wt_quote(q, sizeof(q), t->name.p, t->name.n), (long long)t->type_id);
-    wt_func_error(ctx, fn, (*psrc)->path, msg ? msg : "unknown type");
-    sqlite3_free(msg);
+    char msg[WT_ERROR_MAX];
+    wt_func_error(ctx, fn, (*psrc)->path, wt_tensor_unknown_size(t, msg, sizeof(msg)));
     t = NULL;
   } else if (t != NULL && wt_file_check(&(*psrc)->file, t->offset + t->nbytes, &e)) {
     wt_func_error(ctx, fn, (*psrc)->path, e.msg);
@@ -193,6 +108,73 @@ static const wt_tensor *wt_func_tensor(sqlite3_context *ctx, sqlite3_value **arg
     *psrc = NULL;
   }
   return t;
+}
+
+/* Copy bytes [offset, offset+length) of tensor t into the result (the
+** caller, through wt_func_tensor, has just checked that the file still
+** holds the tensor). */
+static void wt_blob_result(sqlite3_context *ctx, const char *fn, wt_source *src, const wt_tensor *t,
+                           sqlite3_int64 offset, sqlite3_int64 length) {
+  sqlite3_int64 limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
+  char q[160];
+  const char *name = wt_quote(q, sizeof(q), t->name.p, t->name.n);
+  char *msg = NULL;
+  void *buf;
+  if (length > limit) {
+    msg = sqlite3_mprintf("tensor %s: the %lld bytes asked for exceed this connection's "
+                          "SQLITE_LIMIT_LENGTH of %lld bytes; read it in pieces with the "
+                          "offset and length arguments",
+                          name, (long long)length, (long long)limit);
+    wt_func_error(ctx, fn, src->path, msg ? msg : "too big");
+    sqlite3_free(msg);
+    sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
+    return;
+  }
+  if (length == 0) {
+    sqlite3_result_zeroblob(ctx, 0);
+    return;
+  }
+  buf = sqlite3_malloc64((sqlite3_uint64)length);
+  if (buf == NULL) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  memcpy(buf, src->file.data + t->offset + offset, (size_t)length);
+  sqlite3_result_blob64(ctx, buf, (sqlite3_uint64)length, sqlite3_free);
+}
+
+/* safetensors_blob(), gguf_blob(), tensor_blob(): a tensor's bytes. */
+static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *fn = ((const wt_func_aux *)sqlite3_user_data(ctx))->name;
+  sqlite3_int64 offset = 0, length = 0;
+  int to_end = argc < 4 || sqlite3_value_type(argv[3]) == SQLITE_NULL;
+  const wt_tensor *t;
+  wt_source *src;
+  char q[WT_QUOTE_SIZE], *msg = NULL;
+  if (wt_int_arg(ctx, fn, argc, argv, 2, "offset", &offset) ||
+      wt_int_arg(ctx, fn, argc, argv, 3, "length", &length))
+    return;
+  t = wt_func_tensor(ctx, argv, &src);
+  if (t == NULL)
+    return; /* NULL (no such tensor) or an error, already set */
+  wt_quote(q, sizeof(q), t->name.p, t->name.n);
+  if (offset < 0 || (uint64_t)offset > t->nbytes) {
+    msg = sqlite3_mprintf("tensor %s: offset %lld is outside the tensor's %llu bytes", q,
+                          (long long)offset, (unsigned long long)t->nbytes);
+  } else if (to_end) {
+    length = (sqlite3_int64)(t->nbytes - (uint64_t)offset);
+  } else if (length < 0 || (uint64_t)length > t->nbytes - (uint64_t)offset) {
+    msg = sqlite3_mprintf("tensor %s: offset %lld and length %lld are outside the tensor's %llu "
+                          "bytes",
+                          q, (long long)offset, (long long)length, (unsigned long long)t->nbytes);
+  }
+  if (msg != NULL) {
+    wt_func_error(ctx, fn, src->path, msg);
+    sqlite3_free(msg);
+  } else {
+    wt_blob_result(ctx, fn, src, t, offset, length);
+  }
+  wt_source_release(src);
 }
 
 /* tensor_hash(path, name): XXH3-128 of the tensor's bytes, as 32 hex

@@ -4,6 +4,7 @@
 */
 #include "source.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,22 @@ const wt_tensor *wt_source_find_tensor(const wt_source *s, const char *p, size_t
       return t;
   }
   return NULL;
+}
+
+const char *wt_tensor_unknown_size(const wt_tensor *t, char *buf, size_t size) {
+  char q[WT_QUOTE_SIZE];
+  wt_quote(q, sizeof(q), t->name.p, t->name.n);
+  if (t->dtype.n > 0)
+    snprintf(buf, size,
+             "tensor %s has type %.*s (ggml id %lld), which ggml removed without a known "
+             "layout, so its byte size is unknown",
+             q, (int)t->dtype.n, t->dtype.p, (long long)t->type_id);
+  else
+    snprintf(buf, size,
+             "tensor %s has ggml type id %lld, which this version does not know, so its byte "
+             "size is unknown",
+             q, (long long)t->type_id);
+  return buf;
 }
 
 const wt_meta *wt_source_find_meta(const wt_source *s, const char *p, size_t n) {

@@ -29,6 +29,10 @@ void wt_source_release(wt_source *s);
 /* The tensor named p[0..n), or NULL. */
 const wt_tensor *wt_source_find_tensor(const wt_source *s, const char *p, size_t n);
 
+/* Why tensor t's byte size is unknown (t->nbytes_known == 0), as a
+** sentence naming the tensor and its type, written into buf. */
+const char *wt_tensor_unknown_size(const wt_tensor *t, char *buf, size_t size);
+
 /* The metadata entry with key p[0..n), or NULL. */
 const wt_meta *wt_source_find_meta(const wt_source *s, const char *p, size_t n);
 

@@ -32,10 +32,11 @@ static const wt_codec *wt_tensor_codec(const char *fn, const wt_source *src, con
   char q[WT_QUOTE_SIZE], msg[WT_ERROR_MAX + WT_QUOTE_SIZE + 64];
   wt_error e;
   wt_quote(q, sizeof(q), t->name.p, t->name.n);
-  codec = t->nbytes_known ? wt_codec_find(src->model.format, t->type_id, src->model.big_endian, &e)
-                          : NULL;
-  if (!t->nbytes_known)
-    snprintf(e.msg, sizeof(e.msg), "its ggml type id %lld is unknown", (long long)t->type_id);
+  if (!t->nbytes_known) {
+    *pzErr = wt_error_message(fn, src->path, wt_tensor_unknown_size(t, msg, sizeof(msg)));
+    return NULL;
+  }
+  codec = wt_codec_find(src->model.format, t->type_id, src->model.big_endian, &e);
   if (codec == NULL || wt_codec_count(codec, t->nbytes, nvalues, &e) ||
       wt_file_check(&src->file, t->offset + t->nbytes, &e)) {
     snprintf(msg, sizeof(msg), "tensor %s cannot be decoded: %s", q, e.msg);
