@@ -268,16 +268,17 @@ static int gg_header(gg_parser *g, uint64_t *n_tensors, uint64_t *n_kv) {
   if (gg_len(g, "tensor count", n_tensors) != 0 || gg_len(g, "kv count", n_kv) != 0)
     return -1;
   left = g->size - g->pos;
-  if (*n_tensors > left / gg_min_tensor(g))
-    return wt_fail(g->err,
-                   "tensor count %llu at byte 8 cannot fit in a file of %llu bytes (a tensor "
-                   "info takes at least %llu bytes)",
-                   U(*n_tensors), U(g->size), U(gg_min_tensor(g)));
+  /* Key-value pairs come first in the file, so their count is checked first. */
   if (*n_kv > left / gg_min_kv(g))
     return wt_fail(g->err,
-                   "kv count %llu at byte %u cannot fit in a file of %llu bytes (a key-value "
-                   "pair takes at least %llu bytes)",
-                   U(*n_kv), 8 + g->len, U(g->size), U(gg_min_kv(g)));
+                   "kv count %llu at byte %u cannot fit in the %llu bytes after the header (a "
+                   "key-value pair takes at least %llu bytes)",
+                   U(*n_kv), 8 + g->len, U(left), U(gg_min_kv(g)));
+  if (*n_tensors > left / gg_min_tensor(g))
+    return wt_fail(g->err,
+                   "tensor count %llu at byte 8 cannot fit in the %llu bytes after the header "
+                   "(a tensor info takes at least %llu bytes)",
+                   U(*n_tensors), U(left), U(gg_min_tensor(g)));
   return 0;
 }
 
