@@ -97,12 +97,15 @@ def split_sql(text):
     return stmts
 
 
-def shell_rows(stmt):
-    """The statement's rows as the sqlite3 shell returns them (.mode json):
+def shell_rows(before, stmt):
+    """The statement's rows as the sqlite3 shell returns them (.mode json),
+    after running the statements before it in the same file (their output
+    discarded: a recipe may build TEMP tables that later statements use):
     a list of lists of (column, value) pairs, or an error string."""
+    script = ".output /dev/null\n" + "\n".join(before) + "\n.output stdout\n" + stmt
     p = subprocess.run(
         ["sqlite3", "-bail", "-cmd", ".load " + module_noext(MODULE), "-cmd", ".mode json", ":memory:"],
-        input=stmt, capture_output=True, text=True, errors="replace")
+        input=script, capture_output=True, text=True, errors="replace")
     if p.returncode != 0 or p.stderr:
         return "sqlite3 exited with status %d: %s" % (p.returncode, p.stderr.strip())
     if not p.stdout.strip():
@@ -119,11 +122,13 @@ def same_value(py, sh):
     return type(py) is type(sh) and py == sh
 
 
-def cookbook(conn):
+def cookbook(load_as):
+    """Each recipe on a fresh connection, statement by statement."""
     for path in sorted(glob.glob("sql/*.sql")):
         with open(path) as f:
             text = f.read()
         stmts = split_sql(text)
+        conn = connect(load_as)
         ok(len(stmts) > 0, "%s: has statements" % path)
         for i, stmt in enumerate(stmts, 1):
             what = "%s statement %d" % (path, i)
@@ -137,7 +142,7 @@ def cookbook(conn):
             except sqlite3.Error as e:
                 ok(False, what, "Python: %s: %s" % (type(e).__name__, e))
                 continue
-            expect = shell_rows(stmt)
+            expect = shell_rows(stmts[:i - 1], stmt)
             if isinstance(expect, str):
                 ok(False, what, expect)
                 continue
@@ -182,7 +187,7 @@ def main():
     conn = conns[0]
 
     # The cookbook, compared with the sqlite3 shell.
-    cookbook(conn)
+    cookbook(module_noext(MODULE))
 
     # Bound parameters as table-valued-function arguments.
     rows = conn.execute("SELECT name, dtype, shape, numel, offset, nbytes FROM safetensors(?) LIMIT 2",
