@@ -24,9 +24,10 @@
 **      unchanged, so that the file layer says what it is.
 **   5. A path that does not exist and ends in a slash and two stars
 **      ("models/" then "**"): the directory before them, as in 1 but
-**      recursively, following
-**      symlinked directories and entering each directory once (by device
-**      and inode), so that a symlink loop ends.
+**      recursively, following symlinked directories and entering each
+**      directory once (by device and inode), so that a symlink loop ends.
+**      The walk is depth-first in name order; a subdirectory that cannot
+**      be read is an error, one that vanished meanwhile is skipped.
 **   6. A path that does not exist and contains '*', '?' or '[': a glob(3)
 **      pattern; its matches that are regular files, sorted by strcmp(), with
 **      no content check (the user named them).  No match is an error.
