@@ -109,15 +109,25 @@ static int tv_start(wt_cursor *c, char **pzErr) {
   st->codec = wt_tensor_codec("tensor_values", c->src, t, &nvalues, pzErr);
   if (st->codec == NULL)
     return SQLITE_ERROR;
-  if (wt_arg_int(c, 2, "start", 0, &start, pzErr) ||
-      wt_arg_int(c, 3, "count", (int64_t)(nvalues - (uint64_t)(start > 0 ? start : 0)), &count,
-                 pzErr))
+  if (wt_arg_int(c, 2, "start", 0, &start, pzErr))
     return SQLITE_ERROR;
-  if (start < 0 || (uint64_t)start > nvalues || count < 0 ||
-      (uint64_t)count > nvalues - (uint64_t)start) {
-    *pzErr = sqlite3_mprintf("tensor_values(): %s: start %lld and count %lld are outside the "
-                             "tensor's %llu values",
-                             c->src->path, (long long)start, (long long)count,
+  if (start < 0 || (uint64_t)start > nvalues) {
+    *pzErr = sqlite3_mprintf("tensor_values(): %s: start %lld is outside the tensor's values "
+                             "(%llu of them)",
+                             c->src->path, (long long)start, (unsigned long long)nvalues);
+    return SQLITE_ERROR;
+  }
+  if (wt_arg_int(c, 3, "count", (int64_t)(nvalues - (uint64_t)start), &count, pzErr))
+    return SQLITE_ERROR;
+  if (count < 0) {
+    *pzErr = sqlite3_mprintf("tensor_values(): %s: count %lld is negative", c->src->path,
+                             (long long)count);
+    return SQLITE_ERROR;
+  }
+  if ((uint64_t)count > nvalues - (uint64_t)start) {
+    *pzErr = sqlite3_mprintf("tensor_values(): %s: count %lld from start %lld runs past the "
+                             "tensor's values (%llu of them)",
+                             c->src->path, (long long)count, (long long)start,
                              (unsigned long long)nvalues);
     return SQLITE_ERROR;
   }
@@ -337,13 +347,15 @@ const wt_table_def wt_tensor_stats_table = {
 
 /* ---- tensor_compare(path_a, name_a, path_b, name_b) ---- */
 
-/* Write dims as "[a,b]" into buf for a message. */
-static const char *wt_shape_text(char *buf, size_t size, const wt_tensor *t) {
+/* Write dims as "[a,b]" into buf for a message, outermost first for both
+** formats (GGUF's ne[] reversed, as tensors() shows shapes). */
+static const char *wt_shape_text(char *buf, size_t size, const wt_tensor *t, int format) {
   size_t j = (size_t)snprintf(buf, size, "[");
   int k;
-  for (k = 0; k < t->ndim && j < size; k++)
-    j +=
-        (size_t)snprintf(buf + j, size - j, "%s%llu", k ? "," : "", (unsigned long long)t->dims[k]);
+  for (k = 0; k < t->ndim && j < size; k++) {
+    uint64_t d = format == WT_FORMAT_GGUF ? t->dims[t->ndim - 1 - k] : t->dims[k];
+    j += (size_t)snprintf(buf + j, size - j, "%s%llu", k ? "," : "", (unsigned long long)d);
+  }
   if (j < size)
     snprintf(buf + j, size - j, "]");
   return buf;
@@ -410,9 +422,10 @@ void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     char *msg = sqlite3_mprintf(
         "tensor_compare(): the element counts differ: %s %s has shape %s (%llu values), %s %s "
         "has shape %s (%llu values)",
-        a->path, wt_quote(qa, sizeof(qa), ta->name.p, ta->name.n), wt_shape_text(sa, 200, ta),
-        (unsigned long long)na, b->path, wt_quote(qb, sizeof(qb), tb->name.p, tb->name.n),
-        wt_shape_text(sb, 200, tb), (unsigned long long)nb);
+        a->path, wt_quote(qa, sizeof(qa), ta->name.p, ta->name.n),
+        wt_shape_text(sa, 200, ta, a->model.format), (unsigned long long)na, b->path,
+        wt_quote(qb, sizeof(qb), tb->name.p, tb->name.n),
+        wt_shape_text(sb, 200, tb, b->model.format), (unsigned long long)nb);
     sqlite3_result_error(ctx, msg ? msg : "tensor_compare(): the element counts differ", -1);
     sqlite3_free(msg);
     goto done;
