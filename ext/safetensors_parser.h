@@ -1,7 +1,7 @@
 /*
 ** safetensors_parser.h: parse and validate a safetensors header from the
 ** file's bytes, with the checks of the reference Rust crate (safetensors
-** 0.8, `SafeTensors::read_metadata`).  Pure C and cJSON, no SQLite.
+** 0.8, `SafeTensors::read_metadata`).  Pure C, no SQLite.
 */
 #ifndef WT_SAFETENSORS_PARSER_H
 #define WT_SAFETENSORS_PARSER_H
