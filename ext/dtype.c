@@ -18,7 +18,9 @@ static const st_dtype_info st_dtypes[ST_DTYPE_COUNT] = {
 int st_dtype_find(const char *p, size_t n) {
   int i;
   for (i = 0; i < ST_DTYPE_COUNT; i++) {
-    if (strlen(st_dtypes[i].name) == n && memcmp(st_dtypes[i].name, p, n) == 0)
+    const char *name = st_dtypes[i].name;
+    /* strnlen reads at most n + 1 bytes of the name: no strlen per entry */
+    if (strnlen(name, n + 1) == n && memcmp(name, p, n) == 0)
       return i;
   }
   return -1;

@@ -261,17 +261,15 @@ static int st_is_name(const char *name, wt_str z) {
 }
 
 /* Index in the dtype table of the name z, or -1.  Tensors mostly share a
-** dtype, so the one found last is tried first; the table scan stops at
-** each entry's first differing byte (no strlen per entry). */
+** dtype, so the one found last is tried before the table. */
 static int st_dtype_index(st_parse *p, wt_str z) {
   int i;
   if (p->last_dtype >= 0 && st_is_name(st_dtype_get(p->last_dtype)->name, z))
     return p->last_dtype;
-  for (i = 0; i < ST_DTYPE_COUNT; i++) {
-    if (st_is_name(st_dtype_get(i)->name, z))
-      return p->last_dtype = i;
-  }
-  return -1;
+  i = st_dtype_find(z.p, z.n);
+  if (i >= 0)
+    p->last_dtype = i;
+  return i;
 }
 
 /* Report dtype z of tensor t, which the crate does not know, with the
