@@ -96,25 +96,25 @@ int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source
   wt_entry *e, *prev = NULL;
   if (c == NULL)
     return wt_source_open(path, n, format, out, err);
-  if (memchr(path, 0, n) == NULL && path[n] == 0 && stat(path, &st) == 0) {
-    for (e = c->head; e != NULL; prev = e, e = e->next) {
-      wt_source *s = e->src;
-      if (s->path_len != n || memcmp(s->path, path, n) != 0)
-        continue;
-      if (!wt_cache_fresh(s, &st) || (format != 0 && s->model.format != format)) {
-        wt_cache_drop(c, prev); /* changed on disk, or asked as another format */
-        break;
-      }
-      if (prev != NULL) { /* move to the front */
-        prev->next = e->next;
-        e->next = c->head;
-        c->head = e;
-      }
-      c->hits++;
-      s->refs++;
-      *out = s;
-      return 0;
+  for (e = c->head; e != NULL; prev = e, e = e->next) {
+    wt_source *s = e->src;
+    if (s->path_len != n || memcmp(s->path, path, n) != 0)
+      continue;
+    /* stat only when there is an entry to check, not for every new file */
+    if (stat(s->path, &st) != 0 || !wt_cache_fresh(s, &st) ||
+        (format != 0 && s->model.format != format)) {
+      wt_cache_drop(c, prev); /* changed on disk, or asked as another format */
+      break;
     }
+    if (prev != NULL) { /* move to the front */
+      prev->next = e->next;
+      e->next = c->head;
+      c->head = e;
+    }
+    c->hits++;
+    s->refs++;
+    *out = s;
+    return 0;
   }
   c->misses++;
   if (wt_source_open(path, n, format, out, err))
