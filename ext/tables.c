@@ -412,11 +412,6 @@ static int ga_column(wt_cursor *c, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
-/* end_file: free the state. */
-static void ga_end(wt_cursor *c) {
-  sqlite3_free(c->state);
-}
-
 const wt_table_def wt_gguf_array_table = {
     .name = "gguf_array",
     .schema = "CREATE TABLE x(idx INTEGER, value, path HIDDEN, key HIDDEN, file HIDDEN)",
@@ -429,7 +424,7 @@ const wt_table_def wt_gguf_array_table = {
     .start_file = ga_start,
     .enter_row = ga_enter_row,
     .column = ga_column,
-    .end_file = ga_end,
+    .end_file = wt_free_state,
 };
 
 /* ---- tensors(path): both formats ---- */

@@ -174,11 +174,6 @@ static int tv_column(wt_cursor *c, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
-/* end_file: free the state. */
-static void wt_end_state(wt_cursor *c) {
-  sqlite3_free(c->state);
-}
-
 static const char *const tv_args[] = {"path", "name", "start", "count"};
 
 const wt_table_def wt_tensor_values_table = {
@@ -194,7 +189,7 @@ const wt_table_def wt_tensor_values_table = {
     .start_file = tv_start,
     .enter_row = tv_enter_row,
     .column = tv_column,
-    .end_file = wt_end_state,
+    .end_file = wt_free_state,
 };
 
 /* ---- tensor_stats(path [, tensor]) ---- */
@@ -342,7 +337,7 @@ const wt_table_def wt_tensor_stats_table = {
     .usage = "path [, tensor]",
     .start_file = tst_start,
     .column = tst_column,
-    .end_file = wt_end_state,
+    .end_file = wt_free_state,
 };
 
 /* ---- tensor_compare(path_a, name_a, path_b, name_b) ---- */

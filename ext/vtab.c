@@ -39,6 +39,10 @@ char *wt_error_message(const char *fn, const char *path, const char *msg) {
   return sqlite3_mprintf("%s(): %s: %s", fn, path, msg);
 }
 
+void wt_free_state(wt_cursor *c) {
+  sqlite3_free(c->state);
+}
+
 /* Replace the vtab's error message. */
 static void wt_set_error(sqlite3_vtab *tab, char *msg) {
   sqlite3_free(tab->zErrMsg);

@@ -71,6 +71,9 @@ struct wt_cursor {
 ** through cache (which gains a reference until the connection closes). */
 int wt_register_table(sqlite3 *db, const wt_table_def *def, wt_cache *cache);
 
+/* An end_file for tables whose per-file state is one sqlite3_malloc'd block. */
+void wt_free_state(wt_cursor *c);
+
 /* Set an error result naming function fn and path: "fn(): path: msg". */
 char *wt_error_message(const char *fn, const char *path, const char *msg);
 
