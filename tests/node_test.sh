@@ -56,6 +56,13 @@ else
   printf '{\n  "private": true,\n  "dependencies": { "better-sqlite3": "%s" }\n}\n' "$version" >"$dir/package.json"
   if ! (cd "$dir" && npm install --no-audit --no-fund --foreground-scripts) >"$dir/npm-install.log" 2>&1; then
     tail -n 20 "$dir/npm-install.log"
+    # The registry out of reach is not a failure of the extension: say so and skip.
+    # Any other failed install (a build error, a missing script) is a failure.
+    if grep -Eq 'ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|ECONNRESET|ENETUNREACH|network' \
+      "$dir/npm-install.log" && ! [ -d "$dir/node_modules/better-sqlite3" ]; then
+      echo "node: skipped: the npm registry could not be reached (log: $dir/npm-install.log)"
+      exit 0
+    fi
     echo "node: FAILED: npm install of better-sqlite3 $version failed (log: $dir/npm-install.log)"
     exit 1
   fi
