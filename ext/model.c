@@ -68,6 +68,18 @@ const char *wt_quote(char *out, size_t out_size, const char *p, size_t n) {
   return out;
 }
 
+const char *wt_shape_text(char *buf, size_t size, const wt_tensor *t, int row_major) {
+  size_t j = (size_t)snprintf(buf, size, "[");
+  int k;
+  for (k = 0; k < t->ndim && j < size; k++) {
+    uint64_t d = row_major ? t->dims[t->ndim - 1 - k] : t->dims[k];
+    j += (size_t)snprintf(buf + j, size - j, "%s%llu", k ? "," : "", (unsigned long long)d);
+  }
+  if (j < size)
+    snprintf(buf + j, size - j, "]");
+  return buf;
+}
+
 struct wt_arena *wt_arena_new(void) {
   return calloc(1, sizeof(struct wt_arena));
 }

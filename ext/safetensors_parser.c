@@ -477,19 +477,6 @@ static int st_sort(st_parse *p) {
   return 0;
 }
 
-/* Format dims as "[a,b,c]" for a message. */
-static const char *st_shape_text(char *buf, size_t size, const wt_tensor *t) {
-  size_t j = 0;
-  int k;
-  j += (size_t)snprintf(buf + j, size - j, "[");
-  for (k = 0; k < t->ndim && j < size; k++)
-    j +=
-        (size_t)snprintf(buf + j, size - j, "%s%llu", k ? "," : "", (unsigned long long)t->dims[k]);
-  if (j < size)
-    snprintf(buf + j, size - j, "]");
-  return buf;
-}
-
 /* Report tensor t (the i-th in offset order), whose data_offsets do not
 ** start where they should (expected) or end before they begin. */
 static ST_ERROR_PATH int st_bad_offsets(st_parse *p, const wt_tensor *t, size_t i,
@@ -520,7 +507,7 @@ static int st_check_size(st_parse *p, wt_tensor *t) {
   for (k = 0; k < t->ndim; k++) {
     if (wt_mul(numel, t->dims[k], &numel))
       return st_tensor_fail(p, t->name, ": the element count of shape %s overflows 64 bits",
-                            st_shape_text(sh, sizeof(sh), t));
+                            wt_shape_text(sh, sizeof(sh), t, 0));
   }
   if (wt_mul(numel, width, &bits))
     return st_tensor_fail(p, t->name, ": the bit size of %llu elements of %s overflows 64 bits",
@@ -533,7 +520,7 @@ static int st_check_size(st_parse *p, wt_tensor *t) {
     return st_tensor_fail(p, t->name,
                           ": dtype %s and shape %s need %llu bytes, but data_offsets "
                           "[%llu,%llu] hold %llu",
-                          t->dtype.p, st_shape_text(sh, sizeof(sh), t),
+                          t->dtype.p, wt_shape_text(sh, sizeof(sh), t, 0),
                           (unsigned long long)(bits / 8), (unsigned long long)t->data_start,
                           (unsigned long long)t->data_end,
                           (unsigned long long)(t->data_end - t->data_start));

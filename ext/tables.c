@@ -29,8 +29,7 @@ SQLITE_EXTENSION_INIT3
 
 /* ---- shared column helpers ---- */
 
-/* Result: an unsigned number as INTEGER, or exact decimal TEXT above 2^63-1. */
-static void wt_result_u64(sqlite3_context *ctx, uint64_t v) {
+void wt_result_u64(sqlite3_context *ctx, uint64_t v) {
   if (v <= INT64_MAX) {
     sqlite3_result_int64(ctx, (sqlite3_int64)v);
   } else {

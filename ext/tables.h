@@ -6,6 +6,10 @@
 
 #include "vtab.h"
 
+/* Result: an unsigned number as INTEGER, or exact decimal TEXT above 2^63-1
+** (SQLite's INTEGER is signed). */
+void wt_result_u64(sqlite3_context *ctx, uint64_t v);
+
 extern const wt_table_def wt_safetensors_table;
 extern const wt_table_def wt_safetensors_metadata_table;
 extern const wt_table_def wt_gguf_table;

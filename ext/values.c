@@ -48,12 +48,9 @@ static const wt_codec *wt_tensor_codec(const char *fn, const wt_source *src, con
 
 /* Result: one decoded value typed by the codec's kind. */
 static void wt_result_value(sqlite3_context *ctx, const wt_codec *codec, double d, int64_t i) {
-  if (codec->kind == WT_KIND_UINT && (uint64_t)i > INT64_MAX) {
-    char buf[24];
-    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(uint64_t)i);
-    sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
-  } else if (codec->kind == WT_KIND_INT || codec->kind == WT_KIND_UINT ||
-             codec->kind == WT_KIND_BOOL) {
+  if (codec->kind == WT_KIND_UINT) {
+    wt_result_u64(ctx, (uint64_t)i);
+  } else if (codec->kind == WT_KIND_INT || codec->kind == WT_KIND_BOOL) {
     sqlite3_result_int64(ctx, i);
   } else if (!isnan(d)) {
     sqlite3_result_double(ctx, d);
@@ -342,20 +339,6 @@ const wt_table_def wt_tensor_stats_table = {
 
 /* ---- tensor_compare(path_a, name_a, path_b, name_b) ---- */
 
-/* Write dims as "[a,b]" into buf for a message, outermost first for both
-** formats (GGUF's ne[] reversed, as tensors() shows shapes). */
-static const char *wt_shape_text(char *buf, size_t size, const wt_tensor *t, int format) {
-  size_t j = (size_t)snprintf(buf, size, "[");
-  int k;
-  for (k = 0; k < t->ndim && j < size; k++) {
-    uint64_t d = format == WT_FORMAT_GGUF ? t->dims[t->ndim - 1 - k] : t->dims[k];
-    j += (size_t)snprintf(buf + j, size - j, "%s%llu", k ? "," : "", (unsigned long long)d);
-  }
-  if (j < size)
-    snprintf(buf + j, size - j, "]");
-  return buf;
-}
-
 /* Open side k (0 or 1) of the comparison: its file, tensor and decoder.
 ** Returns the source (release it) or NULL with the error result set. */
 static wt_source *wt_compare_side(sqlite3_context *ctx, sqlite3_value **argv, const wt_tensor **t,
@@ -418,9 +401,9 @@ void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         "tensor_compare(): the element counts differ: %s %s has shape %s (%llu values), %s %s "
         "has shape %s (%llu values)",
         a->path, wt_quote(qa, sizeof(qa), ta->name.p, ta->name.n),
-        wt_shape_text(sa, 200, ta, a->model.format), (unsigned long long)na, b->path,
-        wt_quote(qb, sizeof(qb), tb->name.p, tb->name.n),
-        wt_shape_text(sb, 200, tb, b->model.format), (unsigned long long)nb);
+        wt_shape_text(sa, 200, ta, a->model.format == WT_FORMAT_GGUF), (unsigned long long)na,
+        b->path, wt_quote(qb, sizeof(qb), tb->name.p, tb->name.n),
+        wt_shape_text(sb, 200, tb, b->model.format == WT_FORMAT_GGUF), (unsigned long long)nb);
     sqlite3_result_error(ctx, msg ? msg : "tensor_compare(): the element counts differ", -1);
     sqlite3_free(msg);
     goto done;
