@@ -17,9 +17,25 @@ CJSON_CFLAGS = $(shell pkg-config --cflags libcjson 2>/dev/null || echo -I/usr/i
 CJSON_LIBS   = $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
 
 BUILD   := build
-EXT_SRC := $(sort $(wildcard ext/*.c))
-EXT_HDR := $(wildcard ext/*.h)
 MODULE  := $(BUILD)/weights.so
+
+# The sources, layer by layer (ext/README.md draws the layers).  Every build
+# below takes its files from these lists: the module, the sanitizer build,
+# the decode unit tests and the fuzzers.
+BASE_SRC    := $(sort $(wildcard ext/base/*.c))
+FORMATS_SRC := $(sort $(wildcard ext/formats/*.c))
+DECODE_SRC  := $(sort $(wildcard ext/decode/*.c))
+IO_SRC      := $(sort $(wildcard ext/io/*.c))
+SQL_SRC     := $(sort $(wildcard ext/sql/*.c)) ext/weights.c
+PARSER_SRC  := $(BASE_SRC) $(FORMATS_SRC)
+EXT_SRC     := $(PARSER_SRC) $(DECODE_SRC) $(IO_SRC) $(SQL_SRC)
+EXT_HDR     := $(wildcard ext/*/*.h)
+
+# One object per source, with its header dependencies (-MMD), so that
+# `make -j` compiles in parallel and a change rebuilds what it touches.
+EXT_OBJ     := $(EXT_SRC:ext/%.c=$(BUILD)/obj/%.o)
+EXT_CFLAGS   = $(WARN) $(STD) -fPIC -Iext -DWEIGHTS_VERSION='"$(VERSION)"' $(CJSON_CFLAGS) -MMD -MP
+EXT_LIBS     = $(CJSON_LIBS) -lxxhash -lm
 
 # Debian packages the build and the tests need.
 DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev
@@ -31,9 +47,12 @@ all: $(MODULE)
 $(BUILD):
 	mkdir -p $(BUILD)
 
-$(MODULE): $(EXT_SRC) $(EXT_HDR) Makefile | $(BUILD)
-	$(CC) $(CFLAGS) $(WARN) $(STD) -fPIC -shared -DWEIGHTS_VERSION='"$(VERSION)"' \
-	  $(CJSON_CFLAGS) -o $@ $(EXT_SRC) $(CJSON_LIBS) -lxxhash -lm -Wl,-z,defs
+$(BUILD)/obj/%.o: ext/%.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(EXT_CFLAGS) -c -o $@ $<
+
+$(MODULE): $(EXT_OBJ)
+	$(CC) $(CFLAGS) -shared -o $@ $(EXT_OBJ) $(EXT_LIBS) -Wl,-z,defs
 
 $(BUILD)/slt: tests/slt.c | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3
@@ -42,10 +61,14 @@ $(BUILD)/slt: tests/slt.c | $(BUILD)
 # runs the whole suite against them too (leaks included, via LeakSanitizer).
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-$(BUILD)/asan/weights.so: $(EXT_SRC) $(EXT_HDR) Makefile
-	mkdir -p $(BUILD)/asan
-	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -fPIC -shared -DWEIGHTS_VERSION='"$(VERSION)"' \
-	  $(CJSON_CFLAGS) -o $@ $(EXT_SRC) $(CJSON_LIBS) -lxxhash -lm
+ASAN_OBJ := $(EXT_SRC:ext/%.c=$(BUILD)/asan/obj/%.o)
+
+$(BUILD)/asan/obj/%.o: ext/%.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_FLAGS) $(EXT_CFLAGS) -c -o $@ $<
+
+$(BUILD)/asan/weights.so: $(ASAN_OBJ)
+	$(CC) $(SAN_FLAGS) -shared -o $@ $(ASAN_OBJ) $(EXT_LIBS)
 
 $(BUILD)/asan/slt: tests/slt.c
 	mkdir -p $(BUILD)/asan
@@ -61,10 +84,14 @@ $(BUILD)/gen_model: tests/gen_model.c | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lm
 
 # Unit tests of the decoders, with values worked out by hand.
-DECODE_SRC := ext/decode.c ext/decode_floats.c ext/decode_quants.c ext/model.c ext/utf8.c \
-              ext/dtype.c ext/ggml_type.c
-$(BUILD)/decode_test: tests/decode_test.c $(DECODE_SRC) ext/decode.h | $(BUILD)
-	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ tests/decode_test.c $(DECODE_SRC) -lm
+DECODE_TEST_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o) $(DECODE_SRC:ext/%.c=$(BUILD)/obj/%.o)
+$(BUILD)/decode_test: tests/decode_test.c $(DECODE_TEST_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/decode_test.c $(DECODE_TEST_OBJ) $(EXT_LIBS)
+
+# A scratch dump of what the GGUF parser makes of files (tests/gguf_dump.c).
+PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
+$(BUILD)/gguf_dump: tests/gguf_dump.c $(PARSER_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/gguf_dump.c $(PARSER_OBJ) $(EXT_LIBS)
 
 # The sample model of the demo and the cookbook.
 $(BUILD)/demo/.stamp: $(BUILD)/gen_model
@@ -135,7 +162,7 @@ clean:
 	rm -rf $(BUILD)
 
 format:
-	clang-format -i ext/*.c ext/*.h tests/*.c tests/fuzz/*.c tests/bench/*.c tests/bench/*.h
+	clang-format -i $(EXT_SRC) $(EXT_HDR) tests/*.c tests/fuzz/*.c tests/bench/*.c tests/bench/*.h
 
 # Benchmark against the physical floor (not part of `make test`).  Generates
 # its inputs once into build/bench-cache (about 570 MB of disk; the 4.9 GB
@@ -158,12 +185,10 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values
-PARSER_SRC   := ext/model.c ext/utf8.c ext/dtype.c ext/sniff.c ext/json_check.c \
-                ext/safetensors_parser.c ext/ggml_type.c ext/gguf_parser.c ext/gguf_value.c
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(PARSER_SRC) $(EXT_HDR)
 	mkdir -p $(BUILD)/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(CJSON_CFLAGS) -o $@ $< $(PARSER_SRC) $(CJSON_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Iext $(CJSON_CFLAGS) -o $@ $< $(PARSER_SRC) $(CJSON_LIBS)
 
 $(BUILD)/fuzz/corpus/.stamp: testdata
 	rm -rf $(BUILD)/fuzz/corpus
@@ -195,3 +220,5 @@ fuzz: fuzz-deps
 	  grep -E '^(stat::number_of_executed_units|SUMMARY)|ERROR' $(BUILD)/fuzz/$$t.log; \
 	  if [ $$rc -ne 0 ]; then echo "fuzz: $$t failed, see $(BUILD)/fuzz/$$t.log"; exit 1; fi; \
 	done
+
+-include $(EXT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d)

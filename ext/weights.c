@@ -14,9 +14,9 @@
 */
 #include <sqlite3ext.h>
 
-#include "functions.h"
-#include "tables.h"
-#include "values.h"
+#include "sql/functions.h"
+#include "sql/tables.h"
+#include "sql/values.h"
 
 SQLITE_EXTENSION_INIT1
 

@@ -21,9 +21,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../ext/decode.h"
-#include "../ext/dtype.h"
-#include "../ext/ggml_type.h"
+#include "decode/decode.h"
+#include "formats/dtype.h"
+#include "formats/ggml_type.h"
 
 static int n_pass, n_fail;
 static char detail[1024];

@@ -3,10 +3,7 @@
 ** for working on the GGUF parser, and a repro/seed tool for fuzzing it.
 ** No SQLite: it maps each file with plain open/mmap and calls the parser.
 **
-** Build (from the project root):
-**
-**   cc -O2 -g -Wall -Wextra -std=gnu11 -Iext -o build/gguf_dump tests/gguf_dump.c \
-**      ext/gguf_parser.c ext/gguf_value.c ext/ggml_type.c ext/model.c ext/utf8.c
+** Build (from the project root): make build/gguf_dump
 **
 ** Usage: gguf_dump [-a] [-q] [-b N] FILE...
 **
@@ -40,8 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gguf_parser.h"
-#include "gguf_value.h"
+#include "formats/gguf_parser.h"
+#include "formats/gguf_value.h"
 
 #define PREVIEW 200
 

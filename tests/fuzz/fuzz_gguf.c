@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ext/gguf_parser.h"
-#include "../../ext/gguf_value.h"
+#include "formats/gguf_parser.h"
+#include "formats/gguf_value.h"
 
 /* Read every value of kv the way the SQL tables do. */
 static void read_value(const wt_model *m, const uint8_t *data, const wt_meta *kv) {

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ext/gguf_parser.h"
-#include "../../ext/gguf_value.h"
+#include "formats/gguf_parser.h"
+#include "formats/gguf_value.h"
 
 /* Append a number of width bytes in the chosen byte order. */
 static size_t put(uint8_t *p, uint64_t v, int width, int big_endian) {

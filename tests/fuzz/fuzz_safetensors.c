@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ext/safetensors_parser.h"
+#include "formats/safetensors_parser.h"
 
 static volatile int sink;
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "model.h"
+#include "base/model.h"
 
 typedef struct wt_file {
   int is_open;

@@ -41,8 +41,8 @@
 #include <immintrin.h>
 #endif
 
-#include "dtype.h"
-#include "ggml_type.h"
+#include "formats/dtype.h"
+#include "formats/ggml_type.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define WT_HOST_BE 1

@@ -52,7 +52,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "base/model.h"
 
 /* Values decoded per internal step (a multiple of every block size). */
 #define WT_DECODE_CHUNK 2048

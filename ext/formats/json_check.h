@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "base/model.h"
 
 /* serde_json's default recursion limit: its 128th nested array or object
 ** is an error, so 127 levels are the most it reads. */

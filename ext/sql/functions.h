@@ -6,7 +6,7 @@
 
 #include <sqlite3ext.h>
 
-#include "cache.h"
+#include "io/cache.h"
 
 /* Flags of functions that read files: never from a schema (views,
 ** triggers, defaults) of a database file; and of pure helpers. */

@@ -48,7 +48,7 @@
 #include "dtype.h"
 #include "json_check.h"
 #include "sniff.h"
-#include "utf8.h"
+#include "base/utf8.h"
 
 /* Parsing state: the model being built and the header's tokens. */
 typedef struct st_parse {

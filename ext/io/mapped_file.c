@@ -4,7 +4,7 @@
 */
 #include "mapped_file.h"
 
-#include "sniff.h"
+#include "formats/sniff.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -43,7 +43,7 @@
 
 #include <stddef.h>
 
-#include "model.h"
+#include "base/model.h"
 
 #define WT_PATHS_MAX_FILES  100000
 #define WT_PATHS_MAX_DIRS   100000

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "model.h"
+#include "base/model.h"
 
 /* Parse data[0..size).  On success returns 0 and fills *out (free it with
 ** wt_model_free); on failure returns -1 with err set and *out empty.

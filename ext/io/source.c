@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gguf_parser.h"
-#include "safetensors_parser.h"
-#include "sniff.h"
+#include "formats/gguf_parser.h"
+#include "formats/safetensors_parser.h"
+#include "formats/sniff.h"
 
 const char *wt_format_name(int format) {
   switch (format) {

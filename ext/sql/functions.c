@@ -17,7 +17,7 @@
 
 #include "functions.h"
 #include "values.h"
-#include "source.h"
+#include "io/source.h"
 #include "vtab.h"
 
 SQLITE_EXTENSION_INIT3

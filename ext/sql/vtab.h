@@ -20,9 +20,9 @@
 
 #include <sqlite3ext.h>
 
-#include "cache.h"
-#include "paths.h"
-#include "source.h"
+#include "io/cache.h"
+#include "io/paths.h"
+#include "io/source.h"
 
 #define WT_MAX_ARGS 4
 

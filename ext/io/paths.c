@@ -36,10 +36,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "json_check.h"
+#include "formats/json_check.h"
 #include "mapped_file.h"
-#include "sniff.h"
-#include "utf8.h"
+#include "formats/sniff.h"
+#include "base/utf8.h"
 
 /* Bytes read from the start of a file to tell its format. */
 #define WT_SNIFF_BYTES 4096

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "mapped_file.h"
-#include "model.h"
+#include "base/model.h"
 
 typedef struct wt_source {
   int refs;

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "decode.h"
+#include "decode/decode.h"
 #include "functions.h"
 #include "tables.h"
 #include "values.h"

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "model.h"
+#include "base/model.h"
 
 /* True when data starts with the n bytes of prefix. */
 static int wt_starts(const unsigned char *data, uint64_t size, const char *prefix) {

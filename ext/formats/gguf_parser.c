@@ -72,7 +72,7 @@
 
 #include "ggml_type.h"
 #include "gguf_value.h"
-#include "utf8.h"
+#include "base/utf8.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define GG_HOST_BE 1

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "base/model.h"
 
 enum {
   GGUF_TYPE_UINT8 = 0,

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "model.h"
+#include "base/model.h"
 
 /* The crate's MAX_HEADER_SIZE (decimal). */
 #define ST_MAX_HEADER 100000000ULL

@@ -20,8 +20,8 @@
 
 #include <sys/stat.h>
 
-#include "gguf_value.h"
-#include "mapped_file.h"
+#include "formats/gguf_value.h"
+#include "io/mapped_file.h"
 #include "tables.h"
 #include "vtab.h"
 
