@@ -199,7 +199,7 @@ int wt_compare_tensors(const wt_codec *ca, const unsigned char *srca, uint64_t n
                        uint64_t start, uint64_t count, wt_compare *cmp, wt_error *err);
 
 /* ------------------------------------------------------------------ */
-/* Internal: the block decoders, shared between decode.c (tables),
+/* Internal: the block decoders, shared between decode_codecs.c (tables),
 ** decode_floats.c (plain and small float formats, integers) and
 ** decode_quants.c (ggml block types).  Each decodes whole blocks whose
 ** multi-byte fields are in host order. */

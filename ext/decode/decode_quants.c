@@ -4,7 +4,7 @@
 **
 ** A block of B elements decodes to B consecutive values; blocks follow
 ** each other with no state between them.  Multi-byte fields arrive in
-** host order (decode.c swaps big-endian blocks first).
+** host order (decode_range.c swaps big-endian blocks first).
 **
 ** Exactness: every product below is exact in float32 (an fp16 scale has
 ** 11 significant bits and the factors multiplied into it never bring the
