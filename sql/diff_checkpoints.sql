@@ -2,18 +2,19 @@
 -- removed, with another dtype or shape, and with other bytes (compared by
 -- their XXH3-128 hash, without loading either model).  Either side may be a
 -- file, a folder, a glob or a sharded index.
--- Here: a single-file checkpoint against the sharded copy of it (6 shards
--- and an index), which should hold the same 36 tensors, byte for byte.
+-- Here: the demo's tiny llama against its fine-tune, read through the sharded
+-- copy's index (`make demo`, tests/gen_model.c): the fine-tune saved the 5
+-- norms as F32 and changed two tensors of layer 1 (v_proj and down_proj).
 -- Run: sqlite3 -cmd '.load ./build/weights' :memory: < sql/diff_checkpoints.sql
 .headers on
 .mode column
 
 CREATE TEMP TABLE a AS
   SELECT name, dtype, shape, tensor_hash(file, name) AS hash
-  FROM safetensors('../shared/fixtures/safetensors/jl_torch_all_dtypes_with_metadata.safetensors');
+  FROM safetensors('build/demo/tiny-llama.safetensors');
 CREATE TEMP TABLE b AS
   SELECT name, dtype, shape, tensor_hash(file, name) AS hash
-  FROM safetensors('../shared/fixtures/safetensors/sharded/model.safetensors.index.json');
+  FROM safetensors('build/demo/sharded/model.safetensors.index.json');
 
 WITH diff AS (
   SELECT name, 'removed' AS change FROM a WHERE name NOT IN (SELECT name FROM b)

@@ -3,33 +3,50 @@
 -- side, whatever their dtypes and formats, and returns JSON with rel_l2 =
 -- |b - a| / |a|, the relative size of the change: 0 for an untouched tensor,
 -- a few thousandths for rounding to another dtype (BF16 to Q8_0 below), about
--- 1.4 (the square root of 2) for unrelated weights of the same scale.  Sorting
--- by it puts the tensors that moved most on top.  rel_l2 is null when |a| = 0
--- (an all-zero tensor).
+-- 1.4 (the square root of 2) for unrelated weights of the same scale, 1 for
+-- a tensor doubled.  Sorting by it puts the tensors that moved most on top.
+-- rel_l2 is null when |a| = 0 (an all-zero tensor).
 -- Run: sqlite3 -cmd '.load ./build/weights' :memory: < sql/finetune_diff.sql
 .headers on
 .mode column
 
--- 1. A checkpoint against its sharded copy (6 shards and an index): the same
--- 36 tensors, so every change is 0.  The index path finds each tensor's shard
--- (the hidden file column of tensors()).
-WITH a AS (SELECT name, file FROM tensors('../shared/fixtures/safetensors/jl_torch_all_dtypes_with_metadata.safetensors')),
-b AS (SELECT name, file FROM tensors('../shared/fixtures/safetensors/sharded/model.safetensors.index.json')),
-d AS (SELECT a.name, tensor_compare(a.file, a.name, b.file, b.name) AS j FROM a JOIN b USING (name))
-SELECT count(*) AS tensors, sum(json_extract(j, '$.max_abs_diff') = 0) AS unchanged,
-       max(json_extract(j, '$.rel_l2')) AS max_rel_l2,
-       sum(json_extract(j, '$.rel_l2') IS NULL) AS all_zero
-FROM d;
+-- 1. The demo's tiny llama against its fine-tune (`make demo`,
+-- tests/gen_model.c): the same 21 tensors, two of layer 1 changed (v_proj
+-- halved: rel_l2 0.5; down_proj doubled: rel_l2 1; the direction is kept,
+-- so the cosine stays 1), the norms saved as F32 with the same values (0).
+WITH d AS (
+  SELECT name, tensor_compare('build/demo/tiny-llama.safetensors', name,
+                              'build/demo/tiny-llama-finetuned.safetensors', name) AS j
+  FROM tensors('build/demo/tiny-llama.safetensors'))
+SELECT name, round(json_extract(j, '$.rel_l2'), 6) AS rel_l2,
+       round(json_extract(j, '$.cosine'), 6) AS cosine,
+       json_extract(j, '$.max_abs_diff') AS max_abs_diff
+FROM d ORDER BY json_extract(j, '$.rel_l2') DESC, name LIMIT 4;
 
--- 2. The demo's tiny llama (`make demo`): BF16 safetensors against its Q8_0
+-- The same per layer (model.layers.N), with the most changed tensor of each;
+-- layer NULL holds the tensors outside the layers.
+WITH d AS (
+  SELECT CASE WHEN name LIKE 'model.layers.%'
+              THEN CAST(substr(name, 14, instr(substr(name, 14), '.') - 1) AS INTEGER) END AS layer,
+         name,
+         json_extract(tensor_compare('build/demo/tiny-llama.safetensors', name,
+                                     'build/demo/tiny-llama-finetuned.safetensors', name),
+                      '$.rel_l2') AS rel_l2
+  FROM tensors('build/demo/tiny-llama.safetensors'))
+SELECT layer, count(*) AS tensors, round(max(rel_l2), 6) AS max_rel_l2,
+       (SELECT name FROM d AS e WHERE e.layer IS d.layer ORDER BY e.rel_l2 DESC, e.name LIMIT 1)
+         AS most_changed,
+       round(avg(rel_l2), 6) AS mean_rel_l2
+FROM d GROUP BY layer ORDER BY layer;
+
+-- 2. The same checkpoint (BF16) against its Q8_0
 -- GGUF conversion, through the Hugging Face -> llama.cpp name map (as in
 -- safetensors_vs_gguf.sql), sorted by rel_l2.  Most tensors differ by
 -- rounding only (rel_l2 about 0.004: BF16 and Q8_0 each keep 8 bits or so),
 -- but attn_q and attn_k stand out at about 1.3: llama.cpp's converter permutes
 -- their rows (per head: reshape(n_head, 2, head_dim/2, n_embd).swapaxes(1, 2),
 -- so that rotary pairs are interleaved), and comparing row for row pairs
--- mostly different weights.  A fine-tune's diff would show the layers it
--- trained the same way; here the permutation is the "change".  See
+-- mostly different weights: here the permutation is the "change".  See
 -- quantization_error.sql for the un-permuted comparison.
 WITH name_map(hf, gg) AS (VALUES
   ('self_attn.q_proj', 'attn_q'), ('self_attn.k_proj', 'attn_k'), ('self_attn.v_proj', 'attn_v'),
@@ -54,21 +71,3 @@ d AS (
 SELECT gguf_name, round(json_extract(j, '$.rel_l2'), 6) AS rel_l2,
        round(json_extract(j, '$.cosine'), 6) AS cosine
 FROM d ORDER BY json_extract(j, '$.rel_l2') DESC, gguf_name;
-
--- The same per layer (blk.N), the most changed tensor of each.
-WITH name_map(hf, gg) AS (VALUES
-  ('self_attn.q_proj', 'attn_q'), ('self_attn.k_proj', 'attn_k'), ('self_attn.v_proj', 'attn_v'),
-  ('self_attn.o_proj', 'attn_output'), ('mlp.gate_proj', 'ffn_gate'), ('mlp.up_proj', 'ffn_up'),
-  ('mlp.down_proj', 'ffn_down'), ('input_layernorm', 'attn_norm'),
-  ('post_attention_layernorm', 'ffn_norm')),
-d AS (
-  SELECT CAST(substr(t.name, 14, instr(substr(t.name, 14), '.') - 1) AS INTEGER) AS layer, m.gg,
-         json_extract(tensor_compare('build/demo/tiny-llama.safetensors', t.name, 'build/demo/tiny-llama.gguf',
-                                     'blk.' || substr(t.name, 14, instr(substr(t.name, 14), '.') - 1)
-                                     || '.' || m.gg || '.weight'), '$.rel_l2') AS rel_l2
-  FROM tensors('build/demo/tiny-llama.safetensors') AS t
-  JOIN name_map AS m ON t.name LIKE 'model.layers.%.' || m.hf || '.weight')
-SELECT layer, count(*) AS tensors, round(max(rel_l2), 6) AS max_rel_l2,
-       (SELECT gg FROM d AS e WHERE e.layer = d.layer ORDER BY e.rel_l2 DESC LIMIT 1) AS most_changed,
-       round(avg(rel_l2), 6) AS mean_rel_l2
-FROM d GROUP BY layer ORDER BY layer;

@@ -1,12 +1,13 @@
 -- gguf_by_architecture.sql: GGUF files by architecture, context length and
 -- dominant quantization type (the ggml type holding most of the bytes),
--- skipping files that do not parse.
+-- skipping files that do not parse.  Here: the GGUF files of build/demo
+-- (`make demo`): a llama (Q8_0), a qwen2 (F16) and a truncated file, skipped.
 -- Run: sqlite3 -cmd '.load ./build/weights' :memory: < sql/gguf_by_architecture.sql
 .headers on
 .mode column
 
 WITH files AS MATERIALIZED (
-       SELECT file FROM weights_files('../shared/fixtures/gguf') WHERE error IS NULL),
+       SELECT file FROM weights_files('build/demo') WHERE format = 'gguf' AND error IS NULL),
      meta AS (
        SELECT files.file, m.key, m.value FROM files, gguf_metadata(files.file) AS m
        WHERE m.type <> 'ARRAY'),
@@ -15,7 +16,7 @@ WITH files AS MATERIALIZED (
        SELECT files.file, t.dtype, sum(t.nbytes) AS bytes,
               row_number() OVER (PARTITION BY files.file ORDER BY sum(t.nbytes) DESC) AS rank
        FROM files, gguf(files.file) AS t GROUP BY files.file, t.dtype)
-SELECT replace(files.file, '../shared/fixtures/gguf/', '') AS file,
+SELECT replace(files.file, 'build/demo/', '') AS file,
        arch.architecture,
        (SELECT value FROM meta WHERE meta.file = files.file
           AND key = arch.architecture || '.context_length') AS context_length,

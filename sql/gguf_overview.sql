@@ -1,11 +1,12 @@
 -- gguf_overview.sql: what a GGUF file is: architecture, name, context length,
 -- size of the model, from its metadata (the keys are prefixed by the
--- architecture, e.g. llama.context_length).
+-- architecture, e.g. llama.context_length).  Here: the demo's tiny llama
+-- (`make demo`, tests/gen_model.c).
 -- Run: sqlite3 -cmd '.load ./build/weights' :memory: < sql/gguf_overview.sql
 .headers on
 .mode column
 
-WITH file(p) AS (VALUES ('../shared/fixtures/gguf/llama-2-tiny-random.gguf')),
+WITH file(p) AS (VALUES ('build/demo/tiny-llama.gguf')),
      meta AS (SELECT m.key, m.value FROM file, gguf_metadata(file.p) AS m),
      arch AS (SELECT value AS a FROM meta WHERE key = 'general.architecture')
 SELECT (SELECT value FROM meta WHERE key = 'general.name') AS name,

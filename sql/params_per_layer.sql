@@ -1,21 +1,24 @@
 -- params_per_layer.sql: parameters and bytes per layer, from tensor names
 -- (model.layers.N.* in Hugging Face checkpoints, blk.N.* in GGUF files), and
--- per dtype.  Here: an MLX LoRA adapter for Qwen2.5-0.5B: lora_a and lora_b
--- matrices on q_proj and v_proj of its last 4 layers (20 to 23).
+-- per dtype.  Here: the demo's tiny llama as safetensors (BF16) and as GGUF
+-- (Q8_0) (`make demo`, tests/gen_model.c): 2 layers of 9 tensors, and 3
+-- tensors outside the layers (embeddings, final norm, output head).
 -- Run: sqlite3 -cmd '.load ./build/weights' :memory: < sql/params_per_layer.sql
 .headers on
 .mode column
 
-WITH t AS (
-  SELECT name, dtype, numel, nbytes,
+WITH f(format, path) AS (VALUES
+  ('safetensors', 'build/demo/tiny-llama.safetensors'), ('gguf', 'build/demo/tiny-llama.gguf')),
+t AS (
+  SELECT f.format, name, dtype, numel, nbytes,
          CASE WHEN name LIKE 'model.layers.%'
               THEN CAST(substr(name, 14, instr(substr(name, 14), '.') - 1) AS INTEGER)
               WHEN name LIKE 'blk.%'
               THEN CAST(substr(name, 5, instr(substr(name, 5), '.') - 1) AS INTEGER) END AS layer
-  FROM safetensors('../shared/fixtures/safetensors/mlx_lm_lora_adapters.safetensors'))
-SELECT layer, count(*) AS tensors, sum(numel) AS params, sum(nbytes) AS bytes
-FROM t GROUP BY layer ORDER BY layer;
+  FROM f, tensors(f.path))
+SELECT format, layer, count(*) AS tensors, sum(numel) AS params, sum(nbytes) AS bytes
+FROM t GROUP BY format, layer ORDER BY format DESC, layer;
 
 SELECT dtype, count(*) AS tensors, sum(numel) AS params, sum(nbytes) AS bytes
-FROM safetensors('../shared/fixtures/safetensors/mlx_lm_lora_adapters.safetensors')
-GROUP BY dtype;
+FROM tensors('build/demo/tiny-llama.gguf')
+GROUP BY dtype ORDER BY bytes DESC;

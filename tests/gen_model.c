@@ -1,23 +1,50 @@
 /*
-** gen_model.c: write a small llama-shaped checkpoint and its GGUF
-** conversion, for `make demo`, the cookbook in sql/ and its tests.
+** gen_model.c: write a small llama-shaped checkpoint, its GGUF conversion
+** and a few relatives, for `make demo`, the cookbook in sql/ and its tests.
 **
 **   gen_model OUTDIR
 **
-** writes OUTDIR/tiny-llama.safetensors (Hugging Face names, BF16, the
-** layout the safetensors crate writes: header padded to 8 bytes,
-** `__metadata__ {"format":"pt"}`) and OUTDIR/tiny-llama.gguf (GGUF v3,
-** llama.cpp names, what `convert_hf_to_gguf.py --outtype q8_0` writes:
-** Q8_0 matrices, F32 norms, q/k rows permuted, ne[] reversed, the llama.*
-** keys and a 260-token vocabulary).  The weights are deterministic
-** pseudo-random numbers, the same in both files up to BF16 and Q8_0
-** rounding.
+** writes into OUTDIR:
+**
+**   tiny-llama.safetensors  the checkpoint: Hugging Face names, BF16, the
+**       layout the safetensors crate writes (header padded to 8 bytes,
+**       `__metadata__ {"format":"pt"}`), 21 tensors, 107,328 values.
+**   tiny-llama.gguf  its conversion (GGUF v3, llama.cpp names, what
+**       `convert_hf_to_gguf.py --outtype q8_0` writes: Q8_0 matrices, F32
+**       norms, q/k rows permuted, ne[] reversed, the llama.* keys and a
+**       260-token vocabulary).
+**   tiny-llama-finetuned.safetensors  a "fine-tune" of the checkpoint:
+**       model.layers.1.self_attn.v_proj.weight times 0.5 and
+**       model.layers.1.mlp.down_proj.weight times 2 (exact in BF16, so
+**       tensor_compare's rel_l2 is exactly 0.5 and 1), the 5 norms saved
+**       as F32 (the same values: BF16 widened), every other tensor the
+**       same bytes.
+**   sharded/  the fine-tune in two shards,
+**       model-0000{1,2}-of-00002.safetensors (10 and 11 tensors) with
+**       model.safetensors.index.json (huggingface_hub's layout).
+**   tiny-llama-diverged.safetensors  the checkpoint with 3 NaN (flat
+**       indices 0, 1000, 8191), 2 +Inf (1, 2) and 1 -Inf (3) in
+**       model.layers.1.mlp.up_proj.weight, as a diverged run saves them.
+**   tiny-qwen2.gguf  a second GGUF: the same weights as F16 (no row
+**       permutation) under architecture "qwen2" (qwen2.* keys, context
+**       32768, file type 1) with a GPT-2-style vocabulary that differs from
+**       tiny-llama.gguf's in 4 known tokens: ids 0-2 are <|endoftext|>,
+**       <|im_start|>, <|im_end|> (not <unk>, <s>, </s>) and id 259 is
+**       "\xc4\xa0hello" (not "\xe2\x96\x81hello"); eos 0, no bos key.
+**   tiny-llama-truncated.gguf  tiny-llama.gguf cut 100 bytes into its
+**       data section, as an interrupted download leaves it (does not parse).
+**
+** The weights are deterministic pseudo-random numbers, the same in every
+** file up to BF16, F16 and Q8_0 rounding and the changes above.
 */
+#include <errno.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The model's shape. */
 enum { HIDDEN = 64, FFN = 128, LAYERS = 2, HEADS = 4, KV_HEADS = 2, VOCAB = 260, CTX = 2048 };
@@ -150,7 +177,7 @@ static void build_model(void) {
   add("lm_head.weight", "output.weight", VOCAB, HIDDEN, 0);
 }
 
-/* Write b to path. */
+/* Write b to dir/name. */
 static void write_file(const char *dir, const char *name, const buf *b) {
   char path[4096];
   FILE *f;
@@ -162,26 +189,63 @@ static void write_file(const char *dir, const char *name, const buf *b) {
   }
 }
 
-/* The safetensors file: header in offset order, BF16 data. */
-static void write_safetensors(const char *dir) {
+/* The checkpoints written as safetensors. */
+enum { ST_ORIGINAL, ST_FINETUNED, ST_DIVERGED };
+
+/* The fine-tune's factor for tensor t: 0.5 and 2 on two tensors of layer 1. */
+static float finetune_scale(const tensor *t) {
+  if (strcmp(t->hf, "model.layers.1.self_attn.v_proj.weight") == 0)
+    return 0.5f;
+  if (strcmp(t->hf, "model.layers.1.mlp.down_proj.weight") == 0)
+    return 2.0f;
+  return 1.0f;
+}
+
+/* Whether the variant stores t as F32 (the fine-tune's norms) or BF16. */
+static int st_is_f32(const tensor *t, int variant) {
+  return variant == ST_FINETUNED && t->cols == 1;
+}
+
+/* The BF16 bits of value j of t in the variant. */
+static uint16_t st_bf16(const tensor *t, int j, int variant) {
+  if (variant == ST_FINETUNED)
+    return to_bf16(t->w[j] * finetune_scale(t)); /* a power of two: exact */
+  if (variant == ST_DIVERGED && strcmp(t->hf, "model.layers.1.mlp.up_proj.weight") == 0) {
+    if (j == 0 || j == 1000 || j == 8191)
+      return 0x7fc0; /* NaN */
+    if (j == 1 || j == 2)
+      return 0x7f80; /* +Inf */
+    if (j == 3)
+      return 0xff80; /* -Inf */
+  }
+  return to_bf16(t->w[j]);
+}
+
+/* Bytes of t's data in the variant. */
+static uint64_t st_bytes(const tensor *t, int variant) {
+  return (uint64_t)t->rows * (uint64_t)t->cols * (st_is_f32(t, variant) ? 4 : 2);
+}
+
+/* A safetensors file of tensors [first, last) in the variant: header in
+** offset order, then the data. */
+static void write_safetensors(const char *dir, const char *name, int variant, int first, int last) {
   buf h = {0}, out = {0};
-  char entry[512];
+  char entry[512], shape[32];
   uint64_t off = 0, n;
   int i, j;
   put(&h, "{\"__metadata__\":{\"format\":\"pt\"}", 31);
-  for (i = 0; i < n_tensors; i++) {
+  for (i = first; i < last; i++) {
     const tensor *t = &tensors[i];
-    uint64_t bytes = (uint64_t)t->rows * (uint64_t)t->cols * 2;
-    int len =
-        t->cols == 1
-            ? snprintf(entry, sizeof(entry),
-                       ",\"%s\":{\"dtype\":\"BF16\",\"shape\":[%d],\"data_offsets\":[%llu,%llu]}",
-                       t->hf, t->rows, (unsigned long long)off, (unsigned long long)(off + bytes))
-            : snprintf(
-                  entry, sizeof(entry),
-                  ",\"%s\":{\"dtype\":\"BF16\",\"shape\":[%d,%d],\"data_offsets\":[%llu,%llu]}",
-                  t->hf, t->rows, t->cols, (unsigned long long)off,
-                  (unsigned long long)(off + bytes));
+    uint64_t bytes = st_bytes(t, variant);
+    int len;
+    if (t->cols == 1)
+      snprintf(shape, sizeof(shape), "[%d]", t->rows);
+    else
+      snprintf(shape, sizeof(shape), "[%d,%d]", t->rows, t->cols);
+    len = snprintf(entry, sizeof(entry),
+                   ",\"%s\":{\"dtype\":\"%s\",\"shape\":%s,\"data_offsets\":[%llu,%llu]}", t->hf,
+                   st_is_f32(t, variant) ? "F32" : "BF16", shape, (unsigned long long)off,
+                   (unsigned long long)(off + bytes));
     put(&h, entry, (size_t)len);
     off += bytes;
   }
@@ -191,17 +255,62 @@ static void write_safetensors(const char *dir) {
   n = h.n;
   put_u64(&out, n);
   put(&out, h.p, h.n);
-  for (i = 0; i < n_tensors; i++) {
+  for (i = first; i < last; i++) {
     const tensor *t = &tensors[i];
     for (j = 0; j < t->rows * t->cols; j++) {
-      uint16_t v = to_bf16(t->w[j]);
-      unsigned char x[2] = {v & 0xff, v >> 8};
-      put(&out, x, 2);
+      uint16_t v = st_bf16(t, j, variant);
+      if (st_is_f32(t, variant)) {
+        put_u32(&out, (uint32_t)v << 16); /* the BF16 value, widened */
+      } else {
+        unsigned char x[2] = {v & 0xff, v >> 8};
+        put(&out, x, 2);
+      }
     }
   }
-  write_file(dir, "tiny-llama.safetensors", &out);
+  write_file(dir, name, &out);
   free(h.p);
   free(out.p);
+}
+
+/* Compare two tensor names (for the index's sorted weight_map). */
+static int by_hf_name(const void *a, const void *b) {
+  return strcmp(tensors[*(const int *)a].hf, tensors[*(const int *)b].hf);
+}
+
+/* The fine-tune in two shards (tensors [0, split) and [split, n)) and the
+** index that maps each tensor to its shard, keys sorted as
+** huggingface_hub writes them. */
+static void write_sharded(const char *dir, const char *sub, int split) {
+  static const char *shard[2] = {"model-00001-of-00002.safetensors",
+                                 "model-00002-of-00002.safetensors"};
+  char path[4096], entry[256];
+  buf ix = {0};
+  uint64_t total = 0;
+  int order[64], i;
+  snprintf(path, sizeof(path), "%s/%s", dir, sub);
+  if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+    perror(path);
+    exit(1);
+  }
+  write_safetensors(path, shard[0], ST_FINETUNED, 0, split);
+  write_safetensors(path, shard[1], ST_FINETUNED, split, n_tensors);
+  for (i = 0; i < n_tensors; i++) {
+    total += st_bytes(&tensors[i], ST_FINETUNED);
+    order[i] = i;
+  }
+  qsort(order, (size_t)n_tensors, sizeof(order[0]), by_hf_name);
+  snprintf(entry, sizeof(entry), "{\n  \"metadata\": {\n    \"total_size\": %llu\n  },\n",
+           (unsigned long long)total);
+  put(&ix, entry, strlen(entry));
+  put(&ix, "  \"weight_map\": {\n", 18);
+  for (i = 0; i < n_tensors; i++) {
+    int len = snprintf(entry, sizeof(entry), "    \"%s\": \"%s\"%s\n", tensors[order[i]].hf,
+                       shard[order[i] >= split], i + 1 < n_tensors ? "," : "");
+    put(&ix, entry, (size_t)len);
+  }
+  put(&ix, "  }\n}\n", 6);
+  write_file(path, "model.safetensors.index.json", &ix);
+  free(ix.p);
 }
 
 /* Row r of the GGUF tensor comes from which row of the checkpoint:
@@ -251,47 +360,66 @@ static void kv_u32(buf *b, const char *k, uint32_t v) {
   put_u32(b, v);
 }
 
+/* One GGUF conversion of the checkpoint. */
+typedef struct gguf_kind {
+  const char *arch, *name, *tokenizer;
+  uint32_t ctx, file_type;
+  int f16;   /* matrices F16 (else Q8_0) */
+  int qwen2; /* no row permutation, the GPT-2-style vocabulary, eos 0 and no bos */
+} gguf_kind;
+
 /* The vocabulary: 3 specials, 256 byte tokens, one word. */
-static void token_text(int i, char *out, size_t n) {
-  static const char *special[] = {"<unk>", "<s>", "</s>"};
+static void token_text(const gguf_kind *g, int i, char *out, size_t n) {
+  static const char *special[2][3] = {{"<unk>", "<s>", "</s>"},
+                                      {"<|endoftext|>", "<|im_start|>", "<|im_end|>"}};
   if (i < 3)
-    snprintf(out, n, "%s", special[i]);
+    snprintf(out, n, "%s", special[g->qwen2][i]);
   else if (i < 259)
     snprintf(out, n, "<0x%02X>", i - 3);
   else
-    snprintf(out, n, "\xe2\x96\x81hello");
+    snprintf(out, n, g->qwen2 ? "\xc4\xa0hello" : "\xe2\x96\x81hello");
 }
 
-/* The GGUF file: KVs, tensor infos, data aligned to 32. */
-static void write_gguf(const char *dir) {
+/* Append the key g->arch + "." + key with a u32 value. */
+static void kv_arch_u32(buf *b, const gguf_kind *g, const char *key, uint32_t v) {
+  char k[128];
+  snprintf(k, sizeof(k), "%s.%s", g->arch, key);
+  kv_u32(b, k, v);
+}
+
+/* The GGUF file: KVs, tensor infos, data aligned to 32; cut to the data
+** section's start plus cut bytes when cut >= 0. */
+static void write_gguf(const char *dir, const char *file, const gguf_kind *g, long cut) {
   buf b = {0};
-  char tok[32];
+  char tok[32], key[128];
   uint64_t off = 0;
-  int i, r;
+  size_t data_start;
+  int i, r, j;
   put(&b, "GGUF", 4);
   put_u32(&b, 3);
   put_u64(&b, (uint64_t)n_tensors);
-  put_u64(&b, 16);
-  kv_str(&b, "general.architecture", "llama");
-  kv_str(&b, "general.name", "Tiny Llama (sqlite-weights demo)");
-  kv_u32(&b, "llama.context_length", CTX);
-  kv_u32(&b, "llama.embedding_length", HIDDEN);
-  kv_u32(&b, "llama.block_count", LAYERS);
-  kv_u32(&b, "llama.feed_forward_length", FFN);
-  kv_u32(&b, "llama.rope.dimension_count", HEAD_DIM);
-  kv_u32(&b, "llama.attention.head_count", HEADS);
-  kv_u32(&b, "llama.attention.head_count_kv", KV_HEADS);
-  put_str(&b, "llama.attention.layer_norm_rms_epsilon");
+  put_u64(&b, g->qwen2 ? 15 : 16);
+  kv_str(&b, "general.architecture", g->arch);
+  kv_str(&b, "general.name", g->name);
+  kv_arch_u32(&b, g, "context_length", g->ctx);
+  kv_arch_u32(&b, g, "embedding_length", HIDDEN);
+  kv_arch_u32(&b, g, "block_count", LAYERS);
+  kv_arch_u32(&b, g, "feed_forward_length", FFN);
+  kv_arch_u32(&b, g, "rope.dimension_count", HEAD_DIM);
+  kv_arch_u32(&b, g, "attention.head_count", HEADS);
+  kv_arch_u32(&b, g, "attention.head_count_kv", KV_HEADS);
+  snprintf(key, sizeof(key), "%s.attention.layer_norm_rms_epsilon", g->arch);
+  put_str(&b, key);
   put_u32(&b, 6);
   put_f32(&b, 1e-5f);
-  kv_u32(&b, "general.file_type", 7); /* MOSTLY_Q8_0 */
-  kv_str(&b, "tokenizer.ggml.model", "llama");
+  kv_u32(&b, "general.file_type", g->file_type);
+  kv_str(&b, "tokenizer.ggml.model", g->tokenizer);
   put_str(&b, "tokenizer.ggml.tokens");
   put_u32(&b, 9);
   put_u32(&b, 8);
   put_u64(&b, VOCAB);
   for (i = 0; i < VOCAB; i++) {
-    token_text(i, tok, sizeof(tok));
+    token_text(g, i, tok, sizeof(tok));
     put_str(&b, tok);
   }
   put_str(&b, "tokenizer.ggml.token_type");
@@ -300,46 +428,68 @@ static void write_gguf(const char *dir) {
   put_u64(&b, VOCAB);
   for (i = 0; i < VOCAB; i++)
     put_u32(&b, i == 0 ? 2 : i < 3 ? 3 : i < 259 ? 6 : 1);
-  kv_u32(&b, "tokenizer.ggml.bos_token_id", 1);
-  kv_u32(&b, "tokenizer.ggml.eos_token_id", 2);
+  if (!g->qwen2)
+    kv_u32(&b, "tokenizer.ggml.bos_token_id", 1);
+  kv_u32(&b, "tokenizer.ggml.eos_token_id", g->qwen2 ? 0 : 2);
   for (i = 0; i < n_tensors; i++) {
     const tensor *t = &tensors[i];
-    int q8 = t->cols > 1;
-    uint64_t bytes = q8 ? (uint64_t)t->rows * (uint64_t)(t->cols / 32) * 34 : (uint64_t)t->rows * 4;
+    int mat = t->cols > 1;
+    uint64_t bytes = !mat     ? (uint64_t)t->rows * 4
+                     : g->f16 ? (uint64_t)t->rows * (uint64_t)t->cols * 2
+                              : (uint64_t)t->rows * (uint64_t)(t->cols / 32) * 34;
     put_str(&b, t->gg);
-    put_u32(&b, q8 ? 2 : 1);
-    put_u64(&b, q8 ? (uint64_t)t->cols : (uint64_t)t->rows);
-    if (q8)
+    put_u32(&b, mat ? 2 : 1);
+    put_u64(&b, mat ? (uint64_t)t->cols : (uint64_t)t->rows);
+    if (mat)
       put_u64(&b, (uint64_t)t->rows);
-    put_u32(&b, q8 ? 8 : 0); /* GGML_TYPE_Q8_0 or F32 */
+    put_u32(&b, !mat ? 0 : g->f16 ? 1 : 8); /* GGML_TYPE_F32, F16 or Q8_0 */
     put_u64(&b, off);
     off += (bytes + 31) / 32 * 32;
   }
   while (b.n % 32 != 0)
     put(&b, "", 1);
+  data_start = b.n;
   for (i = 0; i < n_tensors; i++) {
     const tensor *t = &tensors[i];
     for (r = 0; r < t->rows; r++) {
-      const float *row = t->w + (size_t)source_row(t, r) * (size_t)t->cols;
-      if (t->cols > 1)
-        put_q8_0_row(&b, row, t->cols);
-      else
+      const float *row = t->w + (size_t)(g->qwen2 ? r : source_row(t, r)) * (size_t)t->cols;
+      if (t->cols == 1)
         put_f32(&b, row[0]);
+      else if (g->f16)
+        for (j = 0; j < t->cols; j++) {
+          uint16_t h = to_f16(row[j]);
+          put(&b, (unsigned char[]){h & 0xff, h >> 8}, 2);
+        }
+      else
+        put_q8_0_row(&b, row, t->cols);
     }
     while (b.n % 32 != 0)
       put(&b, "", 1);
   }
-  write_file(dir, "tiny-llama.gguf", &b);
+  if (cut >= 0)
+    b.n = data_start + (size_t)cut;
+  write_file(dir, file, &b);
   free(b.p);
 }
 
 int main(int argc, char **argv) {
+  static const gguf_kind llama = {"llama", "Tiny Llama (sqlite-weights demo)", "llama", CTX, 7, 0,
+                                  0};
+  static const gguf_kind qwen2 = {"qwen2", "Tiny Qwen2 (sqlite-weights demo)", "gpt2", 32768, 1, 1,
+                                  1};
+  const char *dir;
   if (argc != 2) {
     fprintf(stderr, "usage: gen_model OUTDIR\n");
     return 2;
   }
+  dir = argv[1];
   build_model();
-  write_safetensors(argv[1]);
-  write_gguf(argv[1]);
+  write_safetensors(dir, "tiny-llama.safetensors", ST_ORIGINAL, 0, n_tensors);
+  write_gguf(dir, "tiny-llama.gguf", &llama, -1);
+  write_safetensors(dir, "tiny-llama-finetuned.safetensors", ST_FINETUNED, 0, n_tensors);
+  write_sharded(dir, "sharded", 10);
+  write_safetensors(dir, "tiny-llama-diverged.safetensors", ST_DIVERGED, 0, n_tensors);
+  write_gguf(dir, "tiny-qwen2.gguf", &qwen2, -1);
+  write_gguf(dir, "tiny-llama-truncated.gguf", &llama, 100);
   return 0;
 }

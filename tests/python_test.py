@@ -8,11 +8,13 @@ python3 first on PATH on some machines has no enable_load_extension):
 
 It loads the module the way the README shows (relative path without the
 suffix, and absolute path), checks weights_version() against the Makefile's
-VERSION, runs every statement of the cookbook (sql/*.sql) through Python and
+VERSION, runs every statement of the cookbook (sql/*.sql, and its fixture variants
+tests/sql_fixtures/*.sql) through Python and
 compares the rows with those the sqlite3 shell prints for the same statement
 (.mode json), and checks bound parameters, blobs against the file's bytes,
-errors and SQLITE_DIRECTONLY.  Statements that read ../shared/fixtures are
-skipped when that folder is absent.
+errors and SQLITE_DIRECTONLY.  Recipes that read ../shared/fixtures are
+skipped when that folder is absent (its location is $FIXTURES, default
+../shared/fixtures; the recipes' path is replaced by it when it differs).
 
 Every connection is closed before the summary line is printed, so a crash
 at sqlite3_close kills the process before "python: N passed, 0 failed" and
@@ -31,11 +33,12 @@ import sys
 MODULE = sys.argv[1] if len(sys.argv) > 1 else "build/weights.so"
 DEMO_ST = "build/demo/tiny-llama.safetensors"
 DEMO_GGUF = "build/demo/tiny-llama.gguf"
-FIXTURES = "../shared/fixtures"
+FIXTURES = os.environ.get("FIXTURES") or "../shared/fixtures"
 
 passed = 0
 failed = 0
 skipped = 0
+skipped_fixtures = 0  # of skipped: because FIXTURES is absent
 
 
 def ok(cond, what, detail=""):
@@ -124,13 +127,15 @@ def same_value(py, sh):
 
 def cookbook(load_as):
     """Each recipe on a fresh connection, statement by statement."""
-    for path in sorted(glob.glob("sql/*.sql")):
+    global skipped_fixtures
+    for path in sorted(glob.glob("sql/*.sql")) + sorted(glob.glob("tests/sql_fixtures/*.sql")):
         with open(path) as f:
             text = f.read()
-        stmts = split_sql(text)
-        if FIXTURES + "/" in text and not os.path.isdir(FIXTURES):
+        if "../shared/fixtures/" in text and not os.path.isdir(FIXTURES):
             skip(path, FIXTURES + " not found")  # the whole recipe: its statements build on each other
+            skipped_fixtures += 1
             continue
+        stmts = split_sql(text.replace("../shared/fixtures", FIXTURES))
         conn = connect(load_as)
         ok(len(stmts) > 0, "%s: has statements" % path)
         for i, stmt in enumerate(stmts, 1):
@@ -254,7 +259,8 @@ def main():
 
     for c in conns:
         c.close()
-    print("python: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    print("python: %d passed, %d failed, %d skipped (%d because %s is absent)"
+          % (passed, failed, skipped, skipped_fixtures, FIXTURES))
     return 0 if failed == 0 and passed > 0 else 1
 
 
