@@ -5,11 +5,15 @@
 ** sqlite3 shell or conn.load_extension("./build/weights") in Python: SQLite
 ** derives the entry point sqlite3_weights_init from the file name.
 **
-** It registers, on each connection:
-**   safetensors(path), safetensors_metadata(path),
-**   gguf(path), gguf_metadata(path), gguf_array(path, key)  tables
-**   safetensors_blob, gguf_blob, safetensors_info, gguf_info,
-**   weights_version                                          functions
+** Layer: sql (the top; ext/README.md draws the layers).  It registers, on
+** each connection, with one header cache (io/cache.h) that all share:
+**   tables     safetensors, safetensors_metadata, gguf, gguf_metadata,
+**              gguf_array, tensors, weights_files (sql/tables.c),
+**              tensor_values, tensor_stats (sql/values.c)
+**   functions  safetensors_blob, gguf_blob, tensor_blob, tensor_hash,
+**              safetensors_info, gguf_info, weights_version,
+**              weights_cache_stats (sql/functions.c), tensor_compare
+**              (sql/values.c)
 ** See README.md for the SQL reference.
 */
 #include <sqlite3ext.h>
@@ -45,6 +49,8 @@ __declspec(dllexport)
     rc = wt_register_table(db, tables[i], cache);
   if (rc == SQLITE_OK)
     rc = wt_register_functions(db, cache);
+  if (rc == SQLITE_OK)
+    rc = wt_register_value_functions(db, cache);
   wt_cache_unref(cache);
   return rc;
 }

@@ -1,11 +1,18 @@
 /*
-** functions.c: the scalar SQL functions.
+** functions.c: the scalar SQL functions that read files' headers and
+** bytes (layer: sql; files through io/, descriptions from formats/).
 **
 **   safetensors_blob(path, name [, offset [, length]])  tensor bytes (BLOB)
 **   gguf_blob(path, name [, offset [, length]])         tensor bytes (BLOB)
+**   tensor_blob(path, name [, offset [, length]])       either format
+**   tensor_hash(path, name)                             XXH3-128 of the bytes
 **   safetensors_info(path)                              file facts (JSON)
 **   gguf_info(path)                                     file facts (JSON)
 **   weights_version()                                   version string
+**   weights_cache_stats()                               the cache's counters
+**
+** tensor_compare, which decodes values, is values.c's; both register
+** through wt_register_one() (functions.h).
 **
 ** The blob functions copy bytes out of a read-only mapping of the file,
 ** after checking that the range lies inside the tensor, that the result
@@ -16,7 +23,6 @@
 #include <xxhash.h>
 
 #include "functions.h"
-#include "values.h"
 #include "io/source.h"
 #include "vtab.h"
 
@@ -260,9 +266,8 @@ static void wt_func_aux_free(void *p) {
   sqlite3_free(a);
 }
 
-/* Register one function with nArg arguments. */
-static int wt_register_one(sqlite3 *db, const char *name, int format, int n_arg, int flags,
-                           void (*fn)(sqlite3_context *, int, sqlite3_value **), wt_cache *cache) {
+int wt_register_one(sqlite3 *db, const char *name, int format, int n_arg, int flags,
+                    void (*fn)(sqlite3_context *, int, sqlite3_value **), wt_cache *cache) {
   wt_func_aux *a = sqlite3_malloc(sizeof(*a));
   if (a == NULL)
     return SQLITE_NOMEM;
@@ -285,7 +290,6 @@ int wt_register_functions(sqlite3 *db, wt_cache *cache) {
       {"gguf_blob", 2, 4, wt_blob_func, WT_FORMAT_GGUF, WT_FILE_FLAGS},
       {"tensor_blob", 2, 4, wt_blob_func, 0, WT_FILE_FLAGS},
       {"tensor_hash", 2, 2, wt_hash_func, 0, WT_FILE_FLAGS},
-      {"tensor_compare", 4, 4, wt_compare_func, 0, WT_FILE_FLAGS},
       {"safetensors_info", 1, 1, wt_info_func, WT_FORMAT_SAFETENSORS, WT_FILE_FLAGS},
       {"gguf_info", 1, 1, wt_info_func, WT_FORMAT_GGUF, WT_FILE_FLAGS},
       {"weights_version", 0, 0, wt_version_func, 0, WT_PURE_FLAGS},

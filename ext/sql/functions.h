@@ -1,5 +1,7 @@
 /*
-** functions.h: registration of the scalar SQL functions (functions.c).
+** functions.h: the scalar SQL functions of functions.c, and what every
+** scalar function that reads files uses (layer: sql): its flags, opening
+** its path argument through the cache, registering it.
 */
 #ifndef WT_FUNCTIONS_H
 #define WT_FUNCTIONS_H
@@ -18,7 +20,14 @@
 ** (naming the function) and returns NULL. */
 wt_source *wt_func_source(sqlite3_context *ctx, sqlite3_value *arg);
 
-/* Register the scalar functions, reading files through cache. */
+/* Register fn as the function name with n_arg arguments (flags:
+** WT_FILE_FLAGS or WT_PURE_FLAGS); wt_func_source() in fn opens files of
+** format (WT_FORMAT_*, 0 for either) through cache. */
+int wt_register_one(sqlite3 *db, const char *name, int format, int n_arg, int flags,
+                    void (*fn)(sqlite3_context *, int, sqlite3_value **), wt_cache *cache);
+
+/* Register the scalar functions of functions.c, reading files through
+** cache (tensor_compare is values.c's). */
 int wt_register_functions(sqlite3 *db, wt_cache *cache);
 
 #endif

@@ -377,7 +377,9 @@ static void wt_json_num(sqlite3_str *s, const char *name, double v) {
   sqlite3_str_appendf(s, ",\"%s\":%s", name, num);
 }
 
-void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+/* tensor_compare(path_a, name_a, path_b, name_b): the JSON object of
+** wt_compare_summary over the two tensors' values, pair by pair. */
+static void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const wt_tensor *ta = NULL, *tb = NULL;
   const wt_codec *ca = NULL, *cb = NULL;
   uint64_t na = 0, nb = 0;
@@ -434,4 +436,8 @@ void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 done:
   wt_source_release(a);
   wt_source_release(b);
+}
+
+int wt_register_value_functions(sqlite3 *db, wt_cache *cache) {
+  return wt_register_one(db, "tensor_compare", 0, 4, WT_FILE_FLAGS, wt_compare_func, cache);
 }

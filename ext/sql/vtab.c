@@ -1,7 +1,7 @@
 /*
-** vtab.c: the virtual-table machinery shared by safetensors(),
-** safetensors_metadata(), gguf(), gguf_metadata(), gguf_array().  See
-** vtab.h.
+** vtab.c: the virtual-table machinery behind every table-valued function
+** of the extension (layer: sql): the tables of tables.c and values.c are
+** each a wt_table_def run by this one module.  See vtab.h.
 **
 ** xBestIndex: an argument column that has a usable "=" constraint is
 ** passed to xFilter (argvIndex, in column order, with idxNum a bitmask of
@@ -13,6 +13,8 @@
 ** prohibitive cost instead, and if the planner has nothing better (the
 ** argument is really missing) xFilter fails with "missing argument",
 ** never returning zero rows.
+**
+** xRowid: the file's number and the row's position (wt_rowid).
 */
 #include "vtab.h"
 
@@ -329,14 +331,26 @@ static int wt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
-/* xRowid: (file id << 40) | row.  The same row of the same file has the
-** same rowid in every scan of a statement, and rows of different files
-** never share one, which SQLite needs to merge the scans of an OR.  (A
-** file with more than 2^40 rows, only possible in tensor_values, would
-** wrap into the next id.) */
+/* xRowid: (file id << WT_ROW_BITS) | row, computed unsigned, with the file
+** id (wt_cache_path_id(): the connection numbers each path it reads) in
+** the high 20 bits and the row in the low 43, so a rowid is never
+** negative.  The same row of the same file has the same rowid in every
+** scan of a statement, and rows of different files never share one, which
+** SQLite needs to merge the scans of an OR.  Past the bounds (a
+** connection's 2^20-th path, or row 2^43 of a tensor in tensor_values) a
+** rowid would collide, so asking for one is an error instead. */
+#define WT_ROW_BITS 43
 static int wt_rowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid) {
   wt_cursor *c = (wt_cursor *)cur;
-  *pRowid = (c->file_id << 40) | (c->row & ((1LL << 40) - 1));
+  uint64_t id = (uint64_t)c->file_id, row = (uint64_t)c->row;
+  if (id >> (63 - WT_ROW_BITS) != 0 || row >> WT_ROW_BITS != 0) {
+    wt_set_error(cur->pVtab, sqlite3_mprintf("%s(): %s: no rowid for row %llu of file number %llu: "
+                                             "rowids hold 2^43 rows of each of 2^20 files",
+                                             c->def->name, c->file ? c->file : "",
+                                             (unsigned long long)row, (unsigned long long)id));
+    return SQLITE_ERROR;
+  }
+  *pRowid = (sqlite_int64)(id << WT_ROW_BITS | row);
   return SQLITE_OK;
 }
 

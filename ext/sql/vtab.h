@@ -1,6 +1,6 @@
 /*
 ** vtab.h: the one virtual-table module behind every table-valued function
-** of the extension.
+** of the extension (layer: sql; files through io/).
 **
 ** A table is described by a wt_table_def: its schema, the format of the
 ** files it reads, how many rows a file gives, and how to produce a column.
