@@ -114,9 +114,10 @@ const char *wt_quote(char *out, size_t out_size, const char *p, size_t n);
 
 #define WT_QUOTE_SIZE (48 * 4 + 8)
 
-/* Write t's dims as "[a,b,c]" into buf for a message: in stored order, or
-** outermost first for a GGUF tensor when row_major (ne[] reversed, as
-** PyTorch shows shapes).  Cut short if buf is too small.  Returns buf. */
+/* Write t's dims as "[a,b,c]" into buf (for messages and the SQL shape
+** columns): in stored order, or outermost first when row_major (a GGUF
+** tensor's ne[] reversed, as PyTorch shows shapes).  Cut short if buf is
+** too small.  Returns buf. */
 const char *wt_shape_text(char *buf, size_t size, const wt_tensor *t, int row_major);
 
 #endif

@@ -39,39 +39,20 @@ void wt_result_u64(sqlite3_context *ctx, uint64_t v) {
   }
 }
 
-/* Write v in decimal at out; return the number of digits. */
-static int wt_u64_digits(uint64_t v, char *out) {
-  char tmp[20];
-  int n = 0, i;
-  do {
-    tmp[n++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  for (i = 0; i < n; i++)
-    out[i] = tmp[n - 1 - i];
-  return n;
-}
-
-/* Result: dims as a JSON array, in stored order ("[49152,576]"). */
-static int wt_result_shape(sqlite3_context *ctx, const wt_tensor *t) {
+/* Result: dims as a JSON array ("[49152,576]"), rendered by
+** wt_shape_text(): in stored order, or outermost first when row_major
+** (GGUF's ne[] reversed, as PyTorch and numpy show shapes). */
+static int wt_result_shape(sqlite3_context *ctx, const wt_tensor *t, int row_major) {
   char stack[256], *buf = stack;
-  size_t need = 2 + (size_t)t->ndim * 21;
-  int k, n = 0;
-  if (need > sizeof(stack)) { /* only for unusually many dimensions */
+  size_t need = 3 + (size_t)t->ndim * 21; /* 20 digits and a comma a dim, brackets, NUL */
+  if (need > sizeof(stack)) {             /* only for unusually many dimensions */
     buf = sqlite3_malloc64(need);
     if (buf == NULL) {
       sqlite3_result_error_nomem(ctx);
       return SQLITE_NOMEM;
     }
   }
-  buf[n++] = '[';
-  for (k = 0; k < t->ndim; k++) {
-    if (k > 0)
-      buf[n++] = ',';
-    n += wt_u64_digits(t->dims[k], buf + n);
-  }
-  buf[n++] = ']';
-  sqlite3_result_text(ctx, buf, n, SQLITE_TRANSIENT);
+  sqlite3_result_text(ctx, wt_shape_text(buf, need, t, row_major), -1, SQLITE_TRANSIENT);
   if (buf != stack)
     sqlite3_free(buf);
   return SQLITE_OK;
@@ -130,7 +111,7 @@ static int st_column(wt_cursor *c, sqlite3_context *ctx, int col) {
     wt_result_str(ctx, t->dtype);
     break;
   case ST_SHAPE:
-    return wt_result_shape(ctx, t);
+    return wt_result_shape(ctx, t, 0);
   case ST_NDIM:
     sqlite3_result_int(ctx, t->ndim);
     break;
@@ -220,7 +201,7 @@ static int gg_column(wt_cursor *c, sqlite3_context *ctx, int col) {
     sqlite3_result_int64(ctx, t->type_id);
     break;
   case GG_SHAPE:
-    return wt_result_shape(ctx, t);
+    return wt_result_shape(ctx, t, 0);
   case GG_NDIM:
     sqlite3_result_int(ctx, t->ndim);
     break;
@@ -430,21 +411,6 @@ const wt_table_def wt_gguf_array_table = {
 
 enum { TS_FORMAT, TS_NAME, TS_DTYPE, TS_SHAPE, TS_NUMEL, TS_OFFSET, TS_NBYTES, TS_NCOLS };
 
-/* Result: dims as a JSON array, outermost first (GGUF's ne[] reversed, as
-** PyTorch and numpy show shapes). */
-static int wt_result_row_major_shape(sqlite3_context *ctx, const wt_tensor *t, int format) {
-  uint64_t rev[8];
-  wt_tensor r;
-  int k;
-  if (format != WT_FORMAT_GGUF || t->ndim > 8)
-    return wt_result_shape(ctx, t);
-  for (k = 0; k < t->ndim; k++)
-    rev[k] = t->dims[t->ndim - 1 - k];
-  r = *t;
-  r.dims = rev;
-  return wt_result_shape(ctx, &r);
-}
-
 /* Column of tensors(). */
 static int ts_column(wt_cursor *c, sqlite3_context *ctx, int col) {
   const wt_tensor *t = wt_tensor_at(c);
@@ -461,7 +427,7 @@ static int ts_column(wt_cursor *c, sqlite3_context *ctx, int col) {
       wt_result_str(ctx, t->dtype);
     break;
   case TS_SHAPE:
-    return wt_result_row_major_shape(ctx, t, format);
+    return wt_result_shape(ctx, t, format == WT_FORMAT_GGUF);
   case TS_NUMEL:
     wt_result_u64(ctx, t->numel);
     break;
