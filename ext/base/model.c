@@ -2,6 +2,7 @@
 ** model.c: the small pieces every parser shares: error messages, quoting
 ** of names inside messages, the arena that owns a model's descriptions,
 ** and freeing a model.  No SQLite here.
+** Layer: base (no SQLite; every other layer may use it).
 */
 #include "model.h"
 

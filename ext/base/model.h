@@ -1,5 +1,6 @@
 /*
 ** model.h: the description a parser produces from a model file.
+** Layer: base (no SQLite; every other layer may use it).
 **
 ** Both parsers (safetensors_parser.c, gguf_parser.c) turn the bytes of a
 ** mapped file into a wt_model: a list of tensors and a list of metadata

@@ -1,5 +1,6 @@
 /*
 ** utf8.c: strict UTF-8 validation.  See utf8.h.
+** Layer: base (no SQLite).
 */
 #include "utf8.h"
 

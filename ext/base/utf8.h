@@ -1,6 +1,7 @@
 /*
 ** utf8.h: strict UTF-8 validation (RFC 3629: no overlong forms, no
 ** surrogates, nothing above U+10FFFF).
+** Layer: base (no SQLite; used by the parsers).
 */
 #ifndef WT_UTF8_H
 #define WT_UTF8_H

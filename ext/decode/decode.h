@@ -2,6 +2,7 @@
 ** decode.h: turning tensor bytes into numbers (issue 8).  Pure C, no
 ** SQLite: the SQL functions tensor_values(), tensor_stats() and
 ** tensor_compare() are built on this API.
+** Layer: decode (pure C; uses base/ and the type tables of formats/).
 **
 ** A codec describes how one storage type decodes: a block of block_bytes
 ** bytes gives block_values values.  Plain types are blocks of one element

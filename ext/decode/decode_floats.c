@@ -3,6 +3,7 @@
 ** blocks: IEEE F64/F32/F16, BF16, the 8-bit floats (E4M3FN, E5M2, the two
 ** FNUZ variants, the E8M0 scale format), the 6- and 4-bit OCP MX floats
 ** with their sub-byte packing, integers and BOOL.  See decode.h.
+** Layer: decode.
 **
 ** Every conversion is exact.  A small float's normal code becomes a
 ** float32 by moving its fields into place and re-biasing the exponent

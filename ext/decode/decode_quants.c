@@ -1,6 +1,7 @@
 /*
 ** decode_quants.c: decoders of the ggml block types, written from the
 ** project's reference note (quants.md sections 3-5), not from ggml.
+** Layer: decode.
 **
 ** A block of B elements decodes to B consecutive values; blocks follow
 ** each other with no state between them.  Multi-byte fields arrive in

@@ -1,6 +1,7 @@
 /*
 ** dtype.c: the safetensors dtype table.  The order is the crate's `enum
 ** Dtype` (increasing alignment), so an index is stable across releases.
+** Layer: formats (pure C; uses base/).
 */
 #include "dtype.h"
 

@@ -1,5 +1,6 @@
 /*
 ** ggml_type.c: the table of ggml tensor types that GGUF files name by id.
+** Layer: formats (pure C; uses base/).
 **
 ** Source: the enum in ggml's include/ggml.h and the type_traits table in
 ** src/ggml.c (blck_size, type_size = sizeof(block_xxx)), as collected in

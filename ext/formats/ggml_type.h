@@ -5,6 +5,7 @@
 ** (Q4_0_4_4, Q4_0_4_8, Q4_0_8_8, IQ4_NL_4_4: 32 elements in 18 bytes) keep
 ** its size, the others (Q4_2, Q4_3, IQ4_NL_4_8, IQ4_NL_8_8) have block
 ** size 0: no byte size can be computed.  Ids outside the table are unknown.
+** Layer: formats (pure C; uses base/).
 */
 #ifndef WT_GGML_TYPE_H
 #define WT_GGML_TYPE_H

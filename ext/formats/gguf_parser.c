@@ -2,6 +2,7 @@
 ** gguf_parser.c: turn the header of a GGUF file into a validated wt_model.
 ** Pure C, no SQLite.  See gguf_parser.h, and the project's GGUF reference
 ** note for the format (section 1) and ggml's checks (section 3.1).
+** Layer: formats (pure C; uses base/).
 **
 ** Layout read here (v2/v3; in v1 every length, count and dimension marked
 ** "len" is a u32 instead of a u64):

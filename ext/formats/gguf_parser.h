@@ -2,6 +2,7 @@
 ** gguf_parser.h: parse the header of a GGUF file (versions 1, 2 and 3,
 ** either byte order) from its bytes into a validated wt_model.  Pure C, no
 ** SQLite.
+** Layer: formats (pure C; uses base/).
 */
 #ifndef WT_GGUF_PARSER_H
 #define WT_GGUF_PARSER_H

@@ -1,6 +1,7 @@
 /*
 ** gguf_value.c: GGUF metadata value types, reading of single values, and
 ** rendering of whole arrays as JSON.  See gguf_value.h.
+** Layer: formats (pure C; uses base/).
 **
 ** Everything here works on a value that gguf_parse() has already walked,
 ** through a cursor that never reads past the value's end: the checks are

@@ -1,6 +1,7 @@
 /*
 ** gguf_value.h: GGUF metadata value types, and reading and rendering of
 ** values that gguf_parse() has already validated.  Pure C, no SQLite.
+** Layer: formats (pure C; uses base/).
 */
 #ifndef WT_GGUF_VALUE_H
 #define WT_GGUF_VALUE_H

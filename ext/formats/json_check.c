@@ -1,6 +1,7 @@
 /*
 ** json_check.c: strict JSON parsing into a flat token array.  See
 ** json_check.h.  The input is already known to be valid UTF-8.
+** Layer: formats (pure C; uses base/).
 **
 ** One pass over the text, a loop rather than recursion: a value either
 ** completes (a scalar, an empty container) or opens a container, which a

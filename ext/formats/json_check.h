@@ -1,6 +1,7 @@
 /*
 ** json_check.h: a strict RFC 8259 parser for a safetensors header, in
 ** one pass, into a flat array of tokens.
+** Layer: formats (pure C; uses base/).
 **
 ** serde_json, which the reference crate uses, is strict: whitespace is
 ** space, tab, LF and CR only (so NUL padding fails), strings may not hold

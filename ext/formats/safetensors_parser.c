@@ -1,6 +1,7 @@
 /*
 ** safetensors_parser.c: bytes in, a validated wt_model or a precise error
 ** out.
+** Layer: formats (pure C; uses base/).
 **
 ** The file is an 8-byte little-endian header length N, N bytes of UTF-8
 ** JSON, then the data buffer.  The checks follow the reference crate, in

@@ -2,6 +2,7 @@
 ** safetensors_parser.h: parse and validate a safetensors header from the
 ** file's bytes, with the checks of the reference Rust crate (safetensors
 ** 0.8, `SafeTensors::read_metadata`).  Pure C, no SQLite.
+** Layer: formats (pure C; uses base/).
 */
 #ifndef WT_SAFETENSORS_PARSER_H
 #define WT_SAFETENSORS_PARSER_H

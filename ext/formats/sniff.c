@@ -1,6 +1,7 @@
 /*
 ** sniff.c: recognise model formats and common look-alikes by their first
 ** bytes.  See sniff.h.
+** Layer: formats (pure C; uses base/).
 */
 #include "sniff.h"
 

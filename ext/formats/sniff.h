@@ -2,6 +2,7 @@
 ** sniff.h: tell what a file is from its first bytes, so that errors can say
 ** "this is a GGUF file" or "this is a git-LFS pointer" instead of a bare
 ** "header too large".
+** Layer: formats (pure C; uses base/).
 */
 #ifndef WT_SNIFF_H
 #define WT_SNIFF_H

@@ -1,5 +1,6 @@
 /*
 ** tables.c: the table-valued functions, each a wt_table_def for vtab.c.
+** Layer: sql (files through io/, descriptions from formats/).
 **
 **   safetensors(path)          one row per tensor, in data-offset order
 **   safetensors_metadata(path) one row per __metadata__ entry
@@ -9,8 +10,9 @@
 **   tensors(path)              one row per tensor of either format
 **   weights_files(path)        one row per file the path names
 **
-** Every table also has the HIDDEN columns of its arguments and `file`
-** (the file the row came from).  The README's SQL reference documents the
+** Every table also has the HIDDEN columns of its arguments and, except
+** weights_files (whose visible `file` column says it), `file` (the file
+** the row came from).  The README's SQL reference documents the
 ** columns; the schemas below are the source of truth for their order.
 */
 #include <limits.h>

@@ -1,5 +1,6 @@
 /*
 ** tables.h: the table-valued functions defined in tables.c.
+** Layer: sql.
 */
 #ifndef WT_TABLES_H
 #define WT_TABLES_H
