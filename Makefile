@@ -4,6 +4,9 @@
 #   make          build build/weights.so
 #   make demo     install what is missing, build, make a sample model, run example queries
 #   make test     install what is missing, build, run every test
+#                 (FIXTURES=DIR: where the real files of other tools are,
+#                 default ../shared/fixtures; tests that need them are
+#                 skipped, and counted, when it is absent)
 #   make deps     install what is missing (apt-get as root), or say what to install
 
 VERSION := 0.1.0
@@ -122,26 +125,48 @@ demo-run: $(MODULE) $(BUILD)/demo/.stamp
 test: deps
 	@$(MAKE) --no-print-directory test-run
 
+# The real files of other tools that some tests read (skipped, and counted,
+# when the folder is absent).  FIXTURES=/nonexistent make test-run runs the
+# suite as a clone without ../shared would; the tests name
+# ../shared/fixtures, replaced by $(FIXTURES) in copies when it differs.
+FIXTURES ?= ../shared/fixtures
+export FIXTURES
+ifeq ($(FIXTURES),../shared/fixtures)
+SLT_TESTS = $(sort $(wildcard tests/*.test))
+else
+SLT_TESTS = $(patsubst tests/%,$(BUILD)/slt-tests/%,$(sort $(wildcard tests/*.test)))
+endif
+
+$(BUILD)/slt-tests/%.test: tests/%.test Makefile
+	@mkdir -p $(dir $@)
+	sed 's|\.\./shared/fixtures|$(FIXTURES)|g' $< > $@
+
 VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
   --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
 
-# The last line printed is the runner's "TOTAL: N passed, M failed, K skipped".
+# The last line printed is the runner's "TOTAL: N passed, M failed, K skipped";
+# the line before the last run says how many checks a missing $(FIXTURES)
+# skipped (tests/fixture_skips.sh, from the logs in build/logs).
+LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test
+          $(BUILD)/decode_test $(SLT_TESTS)
+	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
 	tail -1 $(BUILD)/decode_test.log
-	sh tests/run_sql_examples.sh $(MODULE)
-	/usr/bin/python3 tests/python_test.py $(MODULE)
+	sh tests/logged.sh $(LOGS)/sql.log sh tests/run_sql_examples.sh $(MODULE)
+	sh tests/logged.sh $(LOGS)/python.log /usr/bin/python3 tests/python_test.py $(MODULE)
 	sh tests/node_test.sh $(MODULE)
 	/usr/bin/python3 tests/check_readme.py README.md
 	MAKE='$(MAKE)' sh tests/install_test.sh $(MODULE)
 	@echo "== every test under AddressSanitizer + UBSan"
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(BUILD)/asan/slt -e $(BUILD)/asan/weights.so tests/*.test
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 sh tests/logged.sh $(LOGS)/slt-asan.log \
+	  $(BUILD)/asan/slt -e $(BUILD)/asan/weights.so $(SLT_TESTS)
 	@echo "== every test under valgrind"
-	$(VALGRIND) $(BUILD)/slt -e $(MODULE) tests/*.test
+	sh tests/logged.sh $(LOGS)/slt-valgrind.log $(VALGRIND) $(BUILD)/slt -e $(MODULE) $(SLT_TESTS)
+	@sh tests/fixture_skips.sh $(LOGS)
 	@echo "== every test"
-	$(BUILD)/slt -e $(MODULE) tests/*.test
+	$(BUILD)/slt -e $(MODULE) $(SLT_TESTS)
 
 # make install puts the module at $(PREFIX)/lib/sqlite-weights/weights.so:
 # SQLite searches no folder for extensions, so it gets a folder of its own
@@ -200,10 +225,10 @@ $(BUILD)/fuzz/corpus/.stamp: testdata
 	printf '\006\000\002\177\300\000\000' > $(BUILD)/fuzz/corpus/fuzz_gguf_values/nan-be
 	cp $(BUILD)/testdata/safetensors/*.safetensors $(BUILD)/fuzz/corpus/fuzz_safetensors/
 	cp $(BUILD)/testdata/gguf/*.gguf $(BUILD)/fuzz/corpus/fuzz_gguf/
-	if [ -d ../shared/fixtures ]; then \
-	  cp ../shared/fixtures/safetensors/*.safetensors ../shared/fixtures/safetensors/sharded/*.safetensors \
+	if [ -d $(FIXTURES) ]; then \
+	  cp $(FIXTURES)/safetensors/*.safetensors $(FIXTURES)/safetensors/sharded/*.safetensors \
 	     $(BUILD)/fuzz/corpus/fuzz_safetensors/; \
-	  cp ../shared/fixtures/gguf/*.gguf $(BUILD)/fuzz/corpus/fuzz_gguf/; fi
+	  cp $(FIXTURES)/gguf/*.gguf $(BUILD)/fuzz/corpus/fuzz_gguf/; fi
 	touch $@
 
 .PHONY: fuzz fuzz-deps
