@@ -35,11 +35,17 @@ OUTDIR is removed and made again.  It holds:
     entry PATH BLOB KIND REPO_ID REVISION REFS EXPECTED_SHA256 INCOMPLETE CONTENT_SHA256
     scanerror PATH         wt_hf_scan() must fail
   BLOB is the realpath of the file the entry resolves to, CONTENT_SHA256 the
-  SHA-256 of its bytes (hashlib), both "-" when dangling.  The facts come
-  from this generator's own model of the tree, not from the module.
+  SHA-256 of its bytes (hashlib), both "-" when dangling.
+  blobs.json                              every blob of the hub, for SQL tests
+                                          (json_each(readfile(...))): [{"path",
+                                          "name", "sha256", "incomplete"}], path
+                                          relative to the repository's root
+  The facts come from this generator's own model of the tree, not from the
+  module.
 """
 
 import hashlib
+import json
 import os
 import shutil
 import sys
@@ -311,6 +317,14 @@ def main():
     with open(os.path.join(out, "manifest.tsv"), "w") as f:
         for line in lines:
             f.write("\t".join(line) + "\n")
+    blobs = []
+    for repo in (tiny, data, app):
+        for name in sorted(repo.blobs):
+            p = os.path.join(repo.dir, "blobs", name)
+            blobs.append({"path": p, "name": name, "sha256": sha256(read(p)),
+                          "incomplete": int(name.endswith(".incomplete"))})
+    with open(os.path.join(out, "blobs.json"), "w") as f:
+        json.dump(blobs, f, indent=1)
 
 
 main()
