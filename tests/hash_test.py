@@ -10,8 +10,11 @@ Writes files of sizes around the 1 MiB chunk that file_sha256 reads
 (0, 1, 2^20 - 1, 2^20, 2^20 + 1, 3 * 2^20 + 123 bytes of random data, and
 a 64 MiB sparse file), and hashes them and every blob of the generated
 Hugging Face cache (build/testdata/hf) with file_sha256() and with
-coreutils' sha256sum, run here on the same files.  Checks that an LFS
-blob's name is its SHA-256 except for the one the generator wrote under a
+coreutils' sha256sum, run here on the same files.  A file truncated,
+rewritten in place or replaced by a rename while it is hashed gives the
+hash of one of its versions or an error, never another hash (whichever
+happens depends on timing; each is accepted, none is a signal).  Checks
+that an LFS blob's name is its SHA-256 except for the one the generator wrote under a
 wrong name, that errors name the function and the file, and that a view
 in the database may not call it (SQLITE_DIRECTONLY).  Last line
 "hash: N passed, M failed"; exit 1 on failure.
@@ -24,6 +27,8 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 MODULE = sys.argv[1] if len(sys.argv) > 1 else "build/weights.so"
 HUB = "build/testdata/hf/hub"
@@ -54,6 +59,54 @@ def error_of(conn, sql, args=()):
     except sqlite3.Error as e:
         return str(e)
     return None
+
+
+def changed_while_hashed(tmp, how):
+    """Hash a 256 MiB sparse file on another connection while this thread
+    changes it (how: "truncate", "rewrite" in place, "replace" by a
+    rename).  Returns (outcome, detail): "old" or "new" for the hash of
+    one version, "error" for an error that says the file changed, "bad"
+    for anything else."""
+    p = os.path.join(tmp, "moving-" + how)
+    size = 256 * CHUNK
+    with open(p, "wb") as f:
+        f.truncate(size)
+        f.seek(size - 3)
+        f.write(b"end")
+    old = sha256sum(p)
+    new_content = b"x" * 4096 + b"\0" * (size // 2 - 4096)
+    result = {}
+
+    def run():
+        c = sqlite3.connect(":memory:")
+        c.enable_load_extension(True)
+        c.load_extension(os.path.abspath(MODULE))
+        try:
+            result["hash"] = c.execute("SELECT file_sha256(?)", (p,)).fetchone()[0]
+        except sqlite3.Error as e:
+            result["error"] = str(e)
+        c.close()
+
+    t = threading.Thread(target=run)
+    t.start()
+    time.sleep(0.02)
+    if how == "truncate":
+        os.truncate(p, size // 2)
+    elif how == "rewrite":
+        with open(p, "wb") as f:
+            f.write(new_content)
+    else:
+        q = p + ".tmp"
+        with open(q, "wb") as f:
+            f.write(new_content)
+        os.replace(q, p)
+    t.join()
+    new = sha256sum(p)
+    if "hash" in result:
+        h = result["hash"]
+        return ("old" if h == old else "new" if h == new else "bad"), h
+    e = result["error"]
+    return ("error" if "changed while it was hashed" in e else "bad"), e
 
 
 def main():
@@ -102,6 +155,12 @@ def main():
         ok(e == "file_sha256(): the path argument is NULL", "a NULL path is an error", repr(e))
         e = error_of(conn, "SELECT file_sha256(CAST(? AS TEXT))", ("a\0b",))
         ok(e is not None and "NUL" in e, "a path holding NUL is an error", repr(e))
+
+        for how in ("truncate", "rewrite", "replace"):
+            outcome, detail = changed_while_hashed(tmp, how)
+            print("hash: file changed while hashed (%s): %s" % (how, outcome))
+            ok(outcome != "bad", "a file changed while hashed (%s): one version's hash or an error" % how,
+               detail)
 
     # every blob of the generated cache: LFS blobs are named by their SHA-256
     blobs = sorted(glob.glob(os.path.join(HUB, "*", "blobs", "*")))
