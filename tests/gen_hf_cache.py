@@ -33,7 +33,7 @@ OUTDIR is removed and made again.  It holds:
     locate PATH IN ROOT REPO_DIR KIND REPO_ID REVISION     (IN is 0 or 1, "-" for NULL)
     scan PATH N            then N lines:
     entry PATH BLOB KIND REPO_ID REVISION REFS EXPECTED_SHA256 INCOMPLETE CONTENT_SHA256
-    scanerror PATH         wt_hf_scan() must fail
+    scanerror PATH TEXT    wt_hf_scan() must fail with TEXT in its message
   BLOB is the realpath of the file the entry resolves to, CONTENT_SHA256 the
   SHA-256 of its bytes (hashlib), both "-" when dangling.
   blobs.json                              every blob of the hub, for SQL tests
@@ -312,7 +312,11 @@ def main():
     for p in (os.path.join(out, "plain"), os.path.join(out, "plain", "model.safetensors"),
               os.path.join(hub, "models--fake"), os.path.join(hub, ".locks"), os.path.join(out, "nope")):
         locate(p, None, None, None)
-        lines.append(["scanerror", p])
+        lines.append(["scanerror", p, "not in a Hugging Face hub cache"])
+    # in a cache, but missing
+    for p in (os.path.join(snaps, REV_B, "nope.safetensors"), os.path.join(b, "0" * 64)):
+        locate(p, hub, tiny, REV_B if "snapshots" in p else None)
+        lines.append(["scanerror", p, "No such file or directory"])
 
     with open(os.path.join(out, "manifest.tsv"), "w") as f:
         for line in lines:

@@ -137,7 +137,7 @@ static void check_scan(char **f, FILE *in) {
   wt_hf_list_free(&l);
 }
 
-/* A manifest "scanerror" line. */
+/* A manifest "scanerror" line: the scan fails, saying f[2]. */
 static void check_scan_error(char **f) {
   char name[PATH_MAX + 32];
   wt_hf_list l;
@@ -146,7 +146,9 @@ static void check_scan_error(char **f) {
   snprintf(name, sizeof(name), "scan fails: %s", f[1]);
   if (rc == 0)
     snprintf(detail, sizeof(detail), "succeeded with %zu entries", l.n);
-  report(name, rc == -1 && l.n == 0 && strstr(err.msg, "Hugging Face") != NULL);
+  else
+    snprintf(detail, sizeof(detail), "error: %s", err.msg);
+  report(name, rc == -1 && l.n == 0 && strstr(err.msg, f[2]) != NULL);
   wt_hf_list_free(&l);
 }
 
@@ -168,7 +170,7 @@ static void manifest(const char *dir) {
       check_locate(f);
     else if (strcmp(f[0], "scan") == 0 && n == 3)
       check_scan(f, in);
-    else if (strcmp(f[0], "scanerror") == 0 && n == 2)
+    else if (strcmp(f[0], "scanerror") == 0 && n == 3)
       check_scan_error(f);
     else {
       snprintf(detail, sizeof(detail), "bad line: %s", f[0]);

@@ -70,6 +70,7 @@ typedef struct wt_hf_scan_state {
   const char *repo_id; /* of the repo being scanned */
   wt_hf_ref *refs;     /* of the repo being scanned */
   size_t n_refs;
+  size_t n_dirs; /* directories read so far */
 } wt_hf_scan_state;
 
 /* ---- small helpers ---- */
@@ -381,17 +382,20 @@ static int wt_hf_names(const char *dir, char ***names, size_t *n, wt_error *err)
   for (errno = 0; rc == 0 && (de = readdir(d)) != NULL; errno = 0) {
     if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
       continue;
+    if (*n == WT_HF_MAX_ENTRIES) {
+      rc =
+          wt_fail(err, "directory %s holds more than %d names", wt_hf_q(q, dir), WT_HF_MAX_ENTRIES);
+      break;
+    }
     if (*n == cap) {
       size_t c = cap ? 2 * cap : 16;
-      char **p = c > WT_HF_MAX_ENTRIES ? NULL : realloc(*names, c * sizeof(char *));
+      char **p = realloc(*names, (c < WT_HF_MAX_ENTRIES ? c : WT_HF_MAX_ENTRIES) * sizeof(char *));
       if (p == NULL) {
-        rc = c > WT_HF_MAX_ENTRIES ? wt_fail(err, "directory %s holds more than %d names",
-                                             wt_hf_q(q, dir), WT_HF_MAX_ENTRIES)
-                                   : wt_hf_oom(err);
+        rc = wt_hf_oom(err);
         break;
       }
       *names = p;
-      cap = c;
+      cap = c < WT_HF_MAX_ENTRIES ? c : WT_HF_MAX_ENTRIES;
     }
     if (((*names)[*n] = strdup(de->d_name)) == NULL)
       rc = wt_hf_oom(err);
@@ -419,7 +423,11 @@ typedef int (*wt_hf_visit)(wt_hf_scan_state *s, const char *path, const char *na
 static int wt_hf_each(wt_hf_scan_state *s, const char *dir, wt_hf_visit visit, void *arg) {
   char **names;
   size_t n, i;
-  int rc = wt_hf_names(dir, &names, &n, s->err);
+  int rc;
+  if (++s->n_dirs > WT_HF_MAX_ENTRIES)
+    return wt_fail(s->err, "more than %d folders in the cache (the limit of one scan)",
+                   WT_HF_MAX_ENTRIES);
+  rc = wt_hf_names(dir, &names, &n, s->err);
   if (rc != 0)
     return rc < 0 ? -1 : 0;
   for (i = 0; rc == 0 && i < n; i++) {
@@ -780,7 +788,10 @@ int wt_hf_scan(const char *path, wt_hf_list *out, wt_error *err) {
   s.kind = w.p.kind;
   s.repo_id = w.p.repo_id;
   rc = 0;
-  if (w.scope == WT_HF_HUB)
+  if (lstat(path, &st) != 0) {
+    char q[WT_HF_QUOTE];
+    rc = wt_fail(err, "cannot stat %s: %s", wt_hf_q(q, path), strerror(errno));
+  } else if (w.scope == WT_HF_HUB)
     rc = wt_hf_each(&s, path, wt_hf_hub_visit, NULL);
   else if (w.scope == WT_HF_REPO)
     rc = wt_hf_repo(&s, path);
@@ -793,7 +804,7 @@ int wt_hf_scan(const char *path, wt_hf_list *out, wt_error *err) {
   } else if (w.scope == WT_HF_BLOBS) {
     int all = 0;
     rc = wt_hf_each(&s, path, wt_hf_blobs_visit, &all);
-  } else if (w.scope == WT_HF_BLOB && lstat(path, &st) == 0)
+  } else if (w.scope == WT_HF_BLOB)
     rc = wt_hf_add(&s, path, &st, NULL, NULL, wt_hf_ends(path, ".incomplete"));
   wt_hf_place_free(&w.p);
   if (rc != 0) {

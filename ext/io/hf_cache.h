@@ -24,7 +24,8 @@
 ** dropped); when that does not show a repo folder (a relative path such
 ** as "." from inside a snapshot, a "..", a symlink to a snapshot), the
 ** path's directory is resolved with realpath() and read again, and root
-** and repo_dir are then absolute.
+** and repo_dir are then absolute.  Only the repo folder (or the hub) must
+** exist: what follows it is read from the path's text.
 **
 ** wt_hf_scan() lists the files a path covers:
 **   the hub            every repo folder, as below, in name order
@@ -36,17 +37,18 @@
 **   REPO/blobs         every blob (revision NULL), REPO/blobs/X: that blob
 **   anything else in   (refs/, .no_exist/, trees/): no entries
 **   a repo folder
-** Entries are sorted by path (strcmp): repo folder, then blobs/ (the
-** incomplete ones) before snapshots/, then revision, then the path inside
-** the snapshot.  A symlink is resolved with realpath(); one that does not
+** Entries are sorted by path (strcmp), so those of one repo, and of one
+** revision, are together: repo folder, then blobs/ (the incomplete ones)
+** before snapshots/, then revision, then the path inside the snapshot.
+** A path that does not exist is an error.  A symlink is resolved with realpath(); one that does not
 ** resolve (the blob is gone, a loop) is listed with blob NULL.  Regular
 ** files and symlinks are listed; other kinds of files are not.
 **
 ** Errors are one sentence that names the directory or file that failed.
 ** A directory that cannot be read is an error; one that vanished during
-** the scan is skipped.  Limits: WT_HF_MAX_ENTRIES entries, PATH_MAX bytes
-** per path, WT_HF_MAX_DEPTH levels of folders in a snapshot, WT_HF_MAX_REFS
-** refs per repo.
+** the scan is skipped.  Limits: WT_HF_MAX_ENTRIES entries, folders and
+** names per folder, PATH_MAX bytes per path, WT_HF_MAX_DEPTH levels of
+** folders in a snapshot, WT_HF_MAX_REFS refs per repo.
 **
 ** wt_sha256_file() (file_sha256.h) hashes a blob to compare it with
 ** expected_sha256.
