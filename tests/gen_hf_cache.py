@@ -27,6 +27,16 @@ OUTDIR is removed and made again.  It holds:
     datasets--org--data/                  snapshots/C/data/train.gguf (one level deeper)
     spaces--org--app/                     snapshots/D/app.safetensors, a regular file
                                           (no symlinks, as on Windows), no blobs/
+  Contents (copies of build/testdata files; tensors, parameters):
+    A/model.safetensors     ok_unaligned.safetensors   a [2], b [1]            3
+    B/model.safetensors     ok_4d.safetensors          conv [2,3,4,5]        120
+    */model.gguf            ok-v3-le.gguf              token_embd.weight [4,8],
+                                                       output_norm.weight [8] 40
+    */sub/extra.safetensors ok_scalar_i64.safetensors  step []                 1
+    B/corrupt.safetensors   ok_dtype_F32.safetensors   x [4]                   4
+    the .incomplete blob    the first 50 bytes of ok_4d.safetensors
+    C/data/train.gguf       ok-scalars.gguf            no tensors
+    D/app.safetensors       ok_unaligned.safetensors   a [2], b [1]            3
   link-to-snapshot -> hub/models--org--tiny/snapshots/A   (a symlink outside the hub)
   plain/model.safetensors                 a folder that is not in a cache
   manifest.tsv                            what tests/hf_cache_test.c checks, TAB-separated:

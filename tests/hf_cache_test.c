@@ -267,6 +267,32 @@ static void made_trees(const char tmp[256]) {
              strstr(l.e[1].path, "/loop") && l.e[1].blob == NULL && l.e[1].refs == NULL);
   wt_hf_list_free(&l);
 
+  /* "." and a bare file name from inside a snapshot: found through realpath() */
+  {
+    char cwd[PATH_MAX], *real = realpath(repo, NULL);
+    if (getcwd(cwd, sizeof(cwd)) != NULL && chdir(snap) == 0) {
+      rc = wt_hf_locate(".", &p);
+      snprintf(detail, sizeof(detail), "rc=%d repo_dir=%s revision=%s", rc, show(p.repo_dir),
+               show(p.revision));
+      report("\".\" inside a snapshot is located", rc == 1 && p.repo_dir && real &&
+                                                       strcmp(p.repo_dir, real) == 0 &&
+                                                       p.revision && strcmp(p.revision, "r1") == 0);
+      wt_hf_place_free(&p);
+      rc = wt_hf_locate("file.safetensors", &p);
+      report("a bare file name inside a snapshot is located",
+             rc == 1 && p.revision && strcmp(p.revision, "r1") == 0);
+      wt_hf_place_free(&p);
+      rc = wt_hf_scan(".", &l, &err);
+      snprintf(detail, sizeof(detail), "rc=%d n=%zu %s", rc, l.n, l.n ? l.e[0].path : err.msg);
+      report("a scan of \".\" gives paths from \".\"",
+             rc == 0 && l.n == 2 && strcmp(l.e[0].path, "./file.safetensors") == 0);
+      wt_hf_list_free(&l);
+      if (chdir(cwd) != 0)
+        perror("chdir");
+    }
+    free(real);
+  }
+
   /* 70 folders deep: more than WT_HF_MAX_DEPTH */
   snprintf(deep, sizeof(deep), "%s", snap);
   for (i = 0; i < 70; i++) {

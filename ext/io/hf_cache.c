@@ -108,9 +108,9 @@ static char *wt_hf_join(const char *dir, const char *name, wt_error *err) {
   int slash = dn > 0 && dir[dn - 1] != '/';
   char *p;
   if (dn + slash + nn >= PATH_MAX) {
-    char q[WT_HF_QUOTE];
-    wt_fail(err, "the path of %s in %s is longer than PATH_MAX (%d bytes)", name, wt_hf_q(q, dir),
-            PATH_MAX);
+    char q[WT_HF_QUOTE], qn[WT_HF_QUOTE];
+    wt_fail(err, "the path of %s in %s is longer than PATH_MAX (%d bytes)", wt_hf_q(qn, name),
+            wt_hf_q(q, dir), PATH_MAX);
     return NULL;
   }
   p = malloc(dn + slash + nn + 1);
