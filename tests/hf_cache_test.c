@@ -308,6 +308,27 @@ static void made_trees(const char tmp[256]) {
   report("a folder inside a snapshot: its own depth counts from there", rc == 0 && l.n == 0);
   wt_hf_list_free(&l);
 
+  /* folders whose full path passes PATH_MAX: made one level at a time */
+  {
+    char cwd[PATH_MAX], name[256], r3[800];
+    int made = 0;
+    memset(name, 'n', 250);
+    name[250] = 0;
+    snprintf(r3, sizeof(r3), "%s/snapshots/r3", repo);
+    mkdir(r3, 0755);
+    if (getcwd(cwd, sizeof(cwd)) != NULL && chdir(r3) == 0) {
+      for (i = 0; i < 18 && mkdir(name, 0755) == 0 && chdir(name) == 0; i++)
+        made++;
+      if (chdir(cwd) != 0)
+        perror("chdir");
+    }
+    rc = wt_hf_scan(r3, &l, &err);
+    snprintf(detail, sizeof(detail), "made %d, rc=%d: %s", made, rc, rc ? err.msg : "");
+    report("a path in a snapshot longer than PATH_MAX is an error",
+           made == 18 && rc == -1 && strstr(err.msg, "longer than PATH_MAX"));
+    wt_hf_list_free(&l);
+  }
+
   /* an unreadable folder (root reads everything: skipped then) */
   snprintf(lock, sizeof(lock), "%s/snapshots/r2", repo);
   mkdir(lock, 0755);
