@@ -90,7 +90,7 @@ $(BUILD)/decode_test: tests/decode_test.c $(DECODE_TEST_OBJ) | $(BUILD)
 
 # Unit tests of the Hugging Face cache module, against what
 # tests/gen_hf_cache.py wrote (build/testdata/hf/manifest.tsv).
-HF_TEST_OBJ := $(BASE_SRC:ext/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/io/hf_cache.o $(BUILD)/obj/io/file_sha256.o
+HF_TEST_OBJ := $(BASE_SRC:ext/%.c=$(BUILD)/obj/%.o) $(addprefix $(BUILD)/obj/io/,hf_locate.o hf_scan.o file_sha256.o)
 $(BUILD)/hf_cache_test: tests/hf_cache_test.c $(HF_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/hf_cache_test.c $(HF_TEST_OBJ) -lcrypto
 
