@@ -301,7 +301,7 @@ def main():
     scan(b, blob_entries(tiny, b, False))
     inc = os.path.join(b, tiny.incomplete[0])
     locate(inc, hub, tiny, None)
-    scan(inc, [r for r in blob_entries(tiny, b, True)])
+    scan(inc, blob_entries(tiny, b, True))
     for p in (os.path.join(t, "refs"), os.path.join(t, ".no_exist", REV_B)):
         locate(p, hub, tiny, None)
         scan(p, [])
