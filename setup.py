@@ -64,6 +64,23 @@ class build_py_with_module(build_py):
             f.write('"""Written by setup.py: the Makefile\'s VERSION."""\n__version__ = %r\n' % VERSION)
 
 
+cmdclass = {"build_py": build_py_with_module}
+try:  # wheel is there when pip builds a wheel (Debian: python3-wheel)
+    from wheel.bdist_wheel import bdist_wheel
+except ImportError:  # no wheel package: pip runs setup.py install, no wheel is made
+    pass
+else:
+
+    class bdist_wheel_any_python(bdist_wheel):
+        """A wheel for any Python 3 on the platform: weights.so is an SQLite
+        extension, not a Python one, so it depends on no Python ABI."""
+
+        def get_tag(self):
+            return ("py3", "none", super().get_tag()[2])
+
+    cmdclass["bdist_wheel"] = bdist_wheel_any_python
+
+
 class BinaryDistribution(Distribution):
     """A distribution with compiled code: platform-specific wheels, platlib."""
 
@@ -81,7 +98,7 @@ setup(
     package_dir={"": "python"},
     package_data={"sqlite_weights": ["py.typed"]},
     zip_safe=False,
-    cmdclass={"build_py": build_py_with_module},
+    cmdclass=cmdclass,
     distclass=BinaryDistribution,
     options={"build": {"build_base": "build/python"}},
 )

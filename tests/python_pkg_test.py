@@ -255,8 +255,8 @@ def main():
                           "pip wheel . (offline)", env)
         if good:
             built = os.listdir(wheels)
-            ok(len(built) == 1 and re.match(r"sqlite_weights-%s-.*-linux_\w+\.whl$" % re.escape(version), built[0]),
-               "one platform wheel, not a pure one", built)
+            ok(len(built) == 1 and re.match(r"sqlite_weights-%s-py3-none-linux_\w+\.whl$" % re.escape(version), built[0]),
+               "one wheel, for the platform (not pure) and any Python 3", built)
             whl = os.path.join(wheels, built[0])
             with zipfile.ZipFile(whl) as z:
                 names = z.namelist()
