@@ -10,6 +10,8 @@
 #   make deps     install what is missing (apt-get as root), or say what to install
 
 VERSION := 0.1.0
+# (also in bindings/node/package.json, which tests/node_pkg_test.sh compares;
+# setup.py reads it from here)
 
 CC      ?= cc
 OPT     ?= -O2
@@ -41,9 +43,12 @@ EXT_CFLAGS   = $(WARN) $(STD) -fPIC -Iext -DWEIGHTS_VERSION='"$(VERSION)"' $(CJS
 EXT_LIBS     = $(CJSON_LIBS) -lxxhash -lcrypto -lm
 
 # Debian packages the build and the tests need.
-DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev libssl-dev
+# python3-venv, -setuptools, -wheel and -apsw: the Python package's tests
+# (tests/python_pkg_test.py: a venv, an sdist, a wheel, apsw), offline.
+DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev libssl-dev \
+             python3-venv python3-setuptools python3-wheel python3-apsw
 
-.PHONY: all deps demo demo-run test test-run testdata clean format install uninstall
+.PHONY: all deps demo demo-run test test-run testdata clean format install uninstall print-sources
 
 all: $(MODULE)
 
@@ -56,6 +61,11 @@ $(BUILD)/obj/%.o: ext/%.c Makefile
 
 $(MODULE): $(EXT_OBJ)
 	$(CC) $(CFLAGS) -shared -o $@ $(EXT_OBJ) $(EXT_LIBS) -Wl,-z,defs
+
+# The module's sources and headers, one a line (tests/python_pkg_test.py checks
+# that the Python sdist carries them all).
+print-sources:
+	@printf '%s\n' $(EXT_SRC) $(EXT_HDR)
 
 $(BUILD)/slt: tests/slt.c | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3
@@ -168,6 +178,8 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	sh tests/logged.sh $(LOGS)/python.log /usr/bin/python3 tests/python_test.py $(MODULE)
 	/usr/bin/python3 tests/hash_test.py $(MODULE)
 	sh tests/node_test.sh $(MODULE)
+	/usr/bin/python3 tests/python_pkg_test.py
+	sh tests/node_pkg_test.sh
 	/usr/bin/python3 tests/check_readme.py README.md
 	MAKE='$(MAKE)' sh tests/install_test.sh $(MODULE)
 	@echo "== every test under AddressSanitizer + UBSan"
@@ -195,7 +207,7 @@ uninstall:
 	if [ -d '$(DESTDIR)$(EXTDIR)' ]; then rmdir --ignore-fail-on-non-empty '$(DESTDIR)$(EXTDIR)'; fi
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) python/sqlite_weights.egg-info
 
 format:
 	clang-format -i $(EXT_SRC) $(EXT_HDR) tests/*.c tests/fuzz/*.c tests/bench/*.c tests/bench/*.h

@@ -23,10 +23,12 @@ Conventions (what the README must follow for an example to be checked):
    "$ "; a trailing "\\" continues it) is run with bash from the repository
    root and must exit with status 0 without writing to standard error.  Other
    lines (make, sudo, ...) are not run.  So use build/demo files in them.
-3. ```python blocks run with /usr/bin/python3 from the repository root and
+3. ```python blocks run with /usr/bin/python3 from the repository root, with
+   python/ on PYTHONPATH (import sqlite_weights loads build/weights.so), and
    must exit 0 without writing to standard error; ```js blocks run with node,
-   with NODE_PATH=build/node/node_modules (skipped, saying why, when node or
-   that folder is missing: tests/node_test.sh installs it).  If the next
+   with NODE_PATH=build/node/node_modules and a folder where sqlite-weights
+   links to bindings/node (skipped, saying why, when node or build/node is
+   missing: tests/node_test.sh installs it).  If the next
    fenced block (only blank lines between) is a ```text block, it is exactly
    the program's standard output.
 4. In commands, the installed module path /usr/local/lib/sqlite-weights/weights
@@ -204,7 +206,7 @@ def check_program(start, info, lines, expected):
     src = "\n".join(lines) + "\n"
     if info == "python":
         argv = ["/usr/bin/python3", "-c", src.replace(INSTALLED, LOCAL)]
-        env = None
+        env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))  # sqlite_weights, from the tree
     else:
         node = shutil.which("node")
         mods = os.path.join(ROOT, "build", "node", "node_modules")
@@ -214,8 +216,13 @@ def check_program(start, info, lines, expected):
         if not os.path.isdir(os.path.join(mods, "better-sqlite3")):
             skip_block(start, "js", "build/node/node_modules/better-sqlite3 not found (tests/node_test.sh installs it)")
             return
+        # require('sqlite-weights'): the package of bindings/node, linked as npm would.
+        linked = os.path.join(ROOT, "build", "readme-node")
+        os.makedirs(linked, exist_ok=True)
+        if not os.path.islink(os.path.join(linked, "sqlite-weights")):
+            os.symlink(os.path.join(ROOT, "bindings", "node"), os.path.join(linked, "sqlite-weights"))
         argv = [node, "-e", src.replace(INSTALLED, LOCAL)]
-        env = dict(os.environ, NODE_PATH=mods)
+        env = dict(os.environ, NODE_PATH=mods + os.pathsep + linked)
     rc, out, err = run(None, env=env, argv=argv)
     problem = status_problem(rc, err)
     if problem:
