@@ -26,9 +26,10 @@ BASE_SRC    := $(sort $(wildcard ext/base/*.c))
 FORMATS_SRC := $(sort $(wildcard ext/formats/*.c))
 DECODE_SRC  := $(sort $(wildcard ext/decode/*.c))
 IO_SRC      := $(sort $(wildcard ext/io/*.c))
+REPORT_SRC  := $(sort $(wildcard ext/report/*.c))
 SQL_SRC     := $(sort $(wildcard ext/sql/*.c)) ext/weights.c
 PARSER_SRC  := $(BASE_SRC) $(FORMATS_SRC)
-EXT_SRC     := $(PARSER_SRC) $(DECODE_SRC) $(IO_SRC) $(SQL_SRC)
+EXT_SRC     := $(PARSER_SRC) $(DECODE_SRC) $(IO_SRC) $(REPORT_SRC) $(SQL_SRC)
 EXT_HDR     := $(wildcard ext/*/*.h)
 
 # One object per source, with its header dependencies (-MMD), so that

@@ -15,6 +15,7 @@
 #include <sqlite3ext.h>
 
 #include "sql/functions.h"
+#include "sql/report.h"
 #include "sql/tables.h"
 #include "sql/values.h"
 
@@ -45,6 +46,8 @@ __declspec(dllexport)
     rc = wt_register_table(db, tables[i], cache);
   if (rc == SQLITE_OK)
     rc = wt_register_functions(db, cache);
+  if (rc == SQLITE_OK)
+    rc = wt_register_report(db);
   wt_cache_unref(cache);
   return rc;
 }
