@@ -41,7 +41,7 @@ EXT_LIBS     = $(CJSON_LIBS) -lxxhash -lm
 # Debian packages the build and the tests need.
 DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev
 
-.PHONY: all deps demo demo-run test test-run testdata clean format install uninstall
+.PHONY: all deps demo demo-run test test-run testdata clean format install uninstall docs
 
 all: $(MODULE)
 
@@ -119,6 +119,12 @@ demo: deps
 
 demo-run: $(MODULE) $(BUILD)/demo/.stamp
 	sqlite3 -bail -cmd '.load ./$(BUILD)/weights' :memory: < sql/demo.sql
+	sqlite3 -bail -cmd '.load ./$(BUILD)/weights' :memory: \
+	  "SELECT weights_report('$(BUILD)/demo/tiny-llama.gguf')" > $(BUILD)/demo/report.html
+	sqlite3 -bail -cmd '.load ./$(BUILD)/weights' :memory: \
+	  "SELECT weights_report('$(BUILD)/demo/tiny-llama.safetensors', '$(BUILD)/demo/tiny-llama.gguf')" \
+	  > $(BUILD)/demo/diff.html
+	@echo "demo: open $(BUILD)/demo/report.html and $(BUILD)/demo/diff.html in a browser (weights_report())"
 
 test: deps
 	@$(MAKE) --no-print-directory test-run
@@ -135,6 +141,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	sh tests/run_sql_examples.sh $(MODULE)
 	/usr/bin/python3 tests/python_test.py $(MODULE)
 	sh tests/node_test.sh $(MODULE)
+	sh tests/report_test.sh $(MODULE)
 	/usr/bin/python3 tests/check_readme.py README.md
 	MAKE='$(MAKE)' sh tests/install_test.sh $(MODULE)
 	@echo "== every test under AddressSanitizer + UBSan"
@@ -143,6 +150,26 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	$(VALGRIND) $(BUILD)/slt -e $(MODULE) tests/*.test
 	@echo "== every test"
 	$(BUILD)/slt -e $(MODULE) tests/*.test
+
+# The screenshots of README (docs/report.png, docs/diff.png): the demo
+# model's report and the diff of its checkpoint against its conversion, in
+# headless Chromium (Debian's chromium, installed here when missing).
+CHROMIUM_FLAGS := --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+  --disable-background-networking --disable-component-update --disable-sync --hide-scrollbars
+
+docs: $(MODULE) $(BUILD)/demo/.stamp
+	@sh tests/deps.sh chromium
+	mkdir -p $(BUILD)/docs docs
+	sqlite3 -bail -cmd '.load ./$(BUILD)/weights' :memory: \
+	  "SELECT weights_report('$(BUILD)/demo/tiny-llama.gguf')" > $(BUILD)/docs/report.html
+	sqlite3 -bail -cmd '.load ./$(BUILD)/weights' :memory: \
+	  "SELECT weights_report('$(BUILD)/demo/tiny-llama.safetensors', '$(BUILD)/demo/tiny-llama.gguf')" \
+	  > $(BUILD)/docs/diff.html
+	rm -rf $(BUILD)/docs/profile
+	chromium $(CHROMIUM_FLAGS) --user-data-dir=$(BUILD)/docs/profile --window-size=1200,1250 \
+	  --screenshot=docs/report.png file://$(CURDIR)/$(BUILD)/docs/report.html 2>/dev/null
+	chromium $(CHROMIUM_FLAGS) --user-data-dir=$(BUILD)/docs/profile --window-size=1200,900 \
+	  --screenshot=docs/diff.png file://$(CURDIR)/$(BUILD)/docs/diff.html 2>/dev/null
 
 # make install puts the module at $(PREFIX)/lib/sqlite-weights/weights.so:
 # SQLite searches no folder for extensions, so it gets a folder of its own

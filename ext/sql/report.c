@@ -98,7 +98,7 @@ static int wt_model_files(wt_report *r, const char *path, wt_rmodel *m) {
   while ((rc = wt_report_step(r, q)) == 1) {
     const char *format = (const char *)sqlite3_column_text(q, 1);
     if (sqlite3_column_type(q, 3) != SQLITE_NULL) {
-      wt_report_fail(r, "%s", sqlite3_column_text(q, 3));
+      wt_report_fail(r, "%s: %s", sqlite3_column_text(q, 0), sqlite3_column_text(q, 3));
       sqlite3_finalize(q);
       return -1;
     }
@@ -623,33 +623,38 @@ static int wt_model_metadata(wt_report *r, const wt_rmodel *m) {
   return rc;
 }
 
-/* The tensor table: one <details> per layer group, in file order inside. */
+static int wt_cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The tensor table: one <details> per layer group, in file order inside
+** (the tensors sorted by group, then index: one pass, whatever the number
+** of groups). */
 static int wt_model_tensor_table(wt_report *r, const wt_rmodel *m) {
   wt_html *b = &r->out;
-  int *g = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(int)), ng, gi, i;
-  if (g == NULL)
+  uint64_t *order = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(uint64_t));
+  int i, j;
+  if (order == NULL)
     return wt_report_fail(r, "out of memory");
-  ng = wt_layer_groups(m, g);
+  for (i = 0; i < m->n; i++)
+    order[i] = (uint64_t)(wt_group_key(m->t[i].layer) + 1) << 32 | (uint64_t)i;
+  qsort(order, (size_t)m->n, sizeof(uint64_t), wt_cmp_u64);
   wt_html_lit(b, "<section id=\"tensors\"><h2>Every tensor</h2>");
-  for (gi = 0; gi < ng; gi++) {
+  for (i = 0; i < m->n; i = j) {
+    int layer = m->t[(uint32_t)order[i]].layer;
     char label[32];
-    int count = 0;
     double bytes = 0;
-    for (i = 0; i < m->n; i++)
-      if (m->t[i].layer == g[gi]) {
-        count++;
-        bytes += (double)m->t[i].nbytes;
-      }
-    wt_report_layer_label(g[gi], label, sizeof(label));
+    for (j = i; j < m->n && m->t[(uint32_t)order[j]].layer == layer; j++)
+      bytes += (double)m->t[(uint32_t)order[j]].nbytes;
+    wt_report_layer_label(layer, label, sizeof(label));
     wt_html_printf(b, "<details class=\"group\"><summary>%s<span class=\"n\">%d tensors &middot; ",
-                   label, count);
+                   label, j - i);
     wt_html_bytes(b, bytes);
     wt_html_lit(b, "</span></summary><table><tr><th>name</th><th>dtype</th><th>shape</th>"
                    "<th class=\"n\">bytes</th></tr>");
-    for (i = 0; i < m->n; i++) {
-      const wt_rtensor *t = &m->t[i];
-      if (t->layer != g[gi])
-        continue;
+    for (j = i; j < m->n && m->t[(uint32_t)order[j]].layer == layer; j++) {
+      const wt_rtensor *t = &m->t[(uint32_t)order[j]];
       wt_html_lit(b, "<tr class=\"tensor\"><td class=\"name\">");
       wt_html_str(b, t->name);
       wt_html_lit(b, "</td><td>");
@@ -661,7 +666,7 @@ static int wt_model_tensor_table(wt_report *r, const wt_rmodel *m) {
     wt_html_lit(b, "</table></details>");
   }
   wt_html_lit(b, "</section>\n");
-  sqlite3_free(g);
+  sqlite3_free(order);
   return 0;
 }
 
