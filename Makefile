@@ -89,6 +89,11 @@ DECODE_TEST_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o) $(DECODE_SRC:ext/%.c=$
 $(BUILD)/decode_test: tests/decode_test.c $(DECODE_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/decode_test.c $(DECODE_TEST_OBJ) $(EXT_LIBS)
 
+# Unit tests of the report writer (ext/report/), linked without SQLite.
+REPORT_TEST_OBJ := $(REPORT_SRC:ext/%.c=$(BUILD)/obj/%.o)
+$(BUILD)/report_test: tests/report_test.c $(REPORT_TEST_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/report_test.c $(REPORT_TEST_OBJ) -lm
+
 # A scratch dump of what the GGUF parser makes of files (tests/gguf_dump.c).
 PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
 $(BUILD)/gguf_dump: tests/gguf_dump.c $(PARSER_OBJ) | $(BUILD)
@@ -134,10 +139,11 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 
 # The last line printed is the runner's "TOTAL: N passed, M failed, K skipped".
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test
+          $(BUILD)/decode_test $(BUILD)/report_test
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
 	tail -1 $(BUILD)/decode_test.log
+	$(BUILD)/report_test
 	sh tests/run_sql_examples.sh $(MODULE)
 	/usr/bin/python3 tests/python_test.py $(MODULE)
 	sh tests/node_test.sh $(MODULE)

@@ -1,7 +1,8 @@
 /*
 ** report.h: weights_report(path) and weights_report(path_a, path_b), the
-** HTML/SVG pictures of a model and of the difference of two (report.c,
-** report_diff.c).
+** HTML/SVG pictures of a model and of the difference of two (report.c: the
+** function and the reading of a model; report_model.c: the one-model page;
+** report_diff.c: the diff).
 **
 ** The report is built only from the extension's public SQL surface: it
 ** runs queries over tensors(), weights_files(), gguf_metadata(),
@@ -70,6 +71,9 @@ void wt_report_model_free(wt_rmodel *m);
 ** NULL).  Returns the number read, or -1 on error (recorded). */
 sqlite3_int64 wt_report_values(wt_report *r, const char *path, const char *name,
                                sqlite3_int64 start, sqlite3_int64 count, double *v);
+
+/* Write the report of one model into r->out (report_model.c). */
+int wt_report_one(wt_report *r, const wt_rmodel *m);
 
 /* Write the diff report of a against b into r->out (report_diff.c). */
 int wt_report_diff(wt_report *r, const wt_rmodel *a, const wt_rmodel *b);

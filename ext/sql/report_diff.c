@@ -287,7 +287,11 @@ static int wt_diff_heatmaps(wt_report *r, const wt_rmodel *a, const wt_rmodel *m
       layers[j++] = layers[i];
   nl = j > WT_MAX_ROWS ? WT_MAX_ROWS : j;
   wt_html_lit(b, "<section id=\"heatmaps\"><h2>Difference by layer and kind</h2>");
-  if (name_map) {
+  if (name_map && a->n_head == 0 && m->n_head == 0)
+    wt_html_lit(b, "<p class=\"note\">Names paired through the llama name map (Hugging Face "
+                   "\xe2\x86\x92 llama.cpp). No head count is known, so q and k weights are "
+                   "compared row for row as stored (llama.cpp permutes their rows).</p>");
+  else if (name_map) {
     const wt_rmodel *g = a->n_head ? a : m;
     wt_html_printf(b,
                    "<p class=\"note\">Names paired through the llama name map (Hugging Face "
