@@ -245,17 +245,22 @@ def check_model(conn, chrome, outdir, path, name, expect_hist):
         ok(got == {k: float(v) for k, v in want.items()}, "%s: %s per dtype" % (name, col),
            "%s != %s" % (got, want))
 
-    # bytes per layer group: one stacked bar per group, segments summing as here
+    # bytes and parameters per layer group: one stacked bar per group in each
+    # chart, segments summing as here
     groups = {}
-    for (n, nb) in conn.execute("SELECT name, nbytes FROM tensors(?)", (path,)):
+    for (n, nb, ne) in conn.execute("SELECT name, nbytes, numel FROM tensors(?)", (path,)):
         m = re.search(r"(?:^|\.)(?:blk|layers)\.(\d+)\.", n)
         g = "layer " + m.group(1) if m else "embedding" if "emb" in n else "output"
-        groups[g] = groups.get(g, 0) + nb
-    bars = dom.find("g", cls="layer-bar")
-    ok(len(bars) == len(groups), name + ": one bar per layer group", "%d != %d" % (len(bars), len(groups)))
-    got = {b.find("text")[0].text(): sum(float(r.attrs["data-value"]) for r in b.find("rect")) for b in bars}
-    ok(got == {k: float(v) for k, v in groups.items()}, name + ": bytes per layer group",
-       "%s != %s" % (got, groups))
+        old = groups.get(g, (0, 0))
+        groups[g] = (old[0] + nb, old[1] + ne)
+    charts = dom.find("svg", cls="stacked")
+    ok(len(charts) == 2, name + ": two per-layer charts", str(len(charts)))
+    for k, chart in enumerate(charts):
+        bars = chart.find("g", cls="layer-bar")
+        ok(len(bars) == len(groups), name + ": one bar per layer group", "%d != %d" % (len(bars), len(groups)))
+        got = {b.find("text")[0].text(): sum(float(r.attrs["data-value"]) for r in b.find("rect")) for b in bars}
+        want = {g: float(v[k]) for g, v in groups.items()}
+        ok(got == want, name + ": %s per layer group" % ["bytes", "parameters"][k], "%s != %s" % (got, want))
 
     # histograms of the chosen tensors, statistics as tensor_stats gives them (the
     # demo's tensors are small enough to be sampled whole)

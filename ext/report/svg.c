@@ -73,7 +73,7 @@ void wt_svg_hbars(wt_html *b, const char *const *labels, const double *values, i
 
 void wt_svg_stacked(wt_html *b, const char *const *rows, int n_rows, const char *const *series,
                     int n_series, const double *m, wt_svg_format fmt) {
-  const int label_w = 100, bar_w = 520, legend_h = 26, width = label_w + bar_w + 100;
+  const int label_w = 90, bar_w = 330, legend_h = 26, width = label_w + bar_w + 80;
   const int row = n_rows > 60 ? 12 : 20;
   double max = 0;
   int r, s, x = label_w;

@@ -4,7 +4,7 @@
 **
 ** The page shows: a header (format, architecture, parameters, bytes, bits
 ** per weight, files, tensors, context length, vocabulary); bytes and
-** parameters per dtype; bytes per layer stacked by dtype; histograms with
+** parameters per dtype and per layer, stacked by dtype; histograms with
 ** log-scale counts of a few representative tensors (the embedding, an
 ** attention and an MLP weight of the first, middle and last layer, the
 ** final norm) with min/max/mean/std and NaN/Inf counts, from at most
@@ -154,7 +154,7 @@ static int wt_model_bars(wt_report *r, const wt_rmodel *m) {
   const char **labels = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(char *) * 2);
   double *vals = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(double) * (WT_MAX_SERIES + 2));
   char(*glabel)[32] = sqlite3_malloc64((size_t)(m->n + 1) * 32);
-  int nd, ng, ns, i, j, rc = 0;
+  int nd, ng, ns, i, j, k, rc = 0;
   if (d == NULL || g == NULL || labels == NULL || vals == NULL || glabel == NULL) {
     rc = wt_report_fail(r, "out of memory");
     goto done;
@@ -185,18 +185,24 @@ static int wt_model_bars(wt_report *r, const wt_rmodel *m) {
     wt_report_layer_label(g[i], glabel[i], 32);
     labels[ns + i] = glabel[i];
   }
-  memset(vals, 0, (size_t)ng * (size_t)ns * sizeof(double));
-  for (i = 0; i < m->n; i++) {
-    const char *dt = m->t[i].dtype ? m->t[i].dtype : "unknown";
-    int gi = wt_group_index(g, ng, m->t[i].layer);
-    if (gi >= ng || g[gi] != m->t[i].layer)
-      continue; /* a layer past the bars drawn */
-    for (j = 0; j < nd && strcmp(d[j].dtype, dt) != 0; j++)
-      ;
-    vals[gi * ns + (j < ns ? j : ns - 1)] += (double)m->t[i].nbytes;
+  wt_html_lit(b, "<section id=\"layers\"><h2>Bytes and parameters per layer, by dtype</h2>"
+                 "<div class=\"row\">");
+  for (k = 0; k < 2; k++) { /* bytes, then parameters */
+    memset(vals, 0, (size_t)ng * (size_t)ns * sizeof(double));
+    for (i = 0; i < m->n; i++) {
+      const char *dt = m->t[i].dtype ? m->t[i].dtype : "unknown";
+      int gi = wt_group_index(g, ng, m->t[i].layer);
+      if (gi >= ng || g[gi] != m->t[i].layer)
+        continue; /* a layer past the bars drawn */
+      for (j = 0; j < nd && strcmp(d[j].dtype, dt) != 0; j++)
+        ;
+      vals[gi * ns + (j < ns ? j : ns - 1)] += (double)(k ? m->t[i].numel : m->t[i].nbytes);
+    }
+    wt_html_printf(b, "<div><h3 class=\"note\">%s</h3>", k ? "parameters" : "bytes");
+    wt_svg_stacked(b, labels + ns, ng, labels, ns, vals, k ? wt_fmt_count : wt_fmt_bytes);
+    wt_html_lit(b, "</div>");
   }
-  wt_html_lit(b, "<section id=\"layers\"><h2>Bytes per layer, by dtype</h2>");
-  wt_svg_stacked(b, labels + ns, ng, labels, ns, vals, wt_fmt_bytes);
+  wt_html_lit(b, "</div>");
   if (ng == WT_MAX_BARS)
     wt_html_printf(b, "<p class=\"note\">The first %d layer groups are drawn.</p>", WT_MAX_BARS);
   wt_html_lit(b, "</section>\n");
