@@ -216,7 +216,7 @@ void wt_report_model_free(wt_rmodel *m) {
 sqlite3_int64 wt_report_values(wt_report *r, const char *path, const char *name,
                                sqlite3_int64 start, sqlite3_int64 count, double *v) {
   sqlite3_int64 n = 0;
-  int rc;
+  int rc = SQLITE_DONE;
   if (r->values == NULL &&
       sqlite3_prepare_v2(r->db, "SELECT value FROM tensor_values(?1, ?2, ?3, ?4)", -1, &r->values,
                          NULL) != SQLITE_OK)
