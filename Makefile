@@ -31,9 +31,10 @@ BASE_SRC    := $(sort $(wildcard ext/base/*.c))
 FORMATS_SRC := $(sort $(wildcard ext/formats/*.c))
 DECODE_SRC  := $(sort $(wildcard ext/decode/*.c))
 IO_SRC      := $(sort $(wildcard ext/io/*.c))
+REPORT_SRC  := $(sort $(wildcard ext/report/*.c))
 SQL_SRC     := $(sort $(wildcard ext/sql/*.c)) ext/weights.c
 PARSER_SRC  := $(BASE_SRC) $(FORMATS_SRC)
-EXT_SRC     := $(PARSER_SRC) $(DECODE_SRC) $(IO_SRC) $(SQL_SRC)
+EXT_SRC     := $(PARSER_SRC) $(DECODE_SRC) $(IO_SRC) $(REPORT_SRC) $(SQL_SRC)
 EXT_HDR     := $(wildcard ext/*/*.h)
 
 # One object per source, with its header dependencies (-MMD), so that
@@ -48,7 +49,7 @@ EXT_LIBS     = $(CJSON_LIBS) -lxxhash -lcrypto -lm
 DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev libssl-dev \
              python3-venv python3-setuptools python3-wheel python3-apsw
 
-.PHONY: all deps demo demo-run test test-run testdata clean format install uninstall print-sources
+.PHONY: all deps demo demo-run test test-run testdata clean format install uninstall print-sources docs
 
 all: $(MODULE)
 
@@ -107,6 +108,11 @@ HF_TEST_OBJ := $(BASE_SRC:ext/%.c=$(BUILD)/obj/%.o) $(addprefix $(BUILD)/obj/io/
 $(BUILD)/hf_cache_test: tests/hf_cache_test.c $(HF_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/hf_cache_test.c $(HF_TEST_OBJ) -lcrypto
 
+# Unit tests of the report writer (ext/report/), linked without SQLite.
+REPORT_TEST_OBJ := $(REPORT_SRC:ext/%.c=$(BUILD)/obj/%.o)
+$(BUILD)/report_test: tests/report_test.c $(REPORT_TEST_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/report_test.c $(REPORT_TEST_OBJ) -lm
+
 # A scratch dump of what the GGUF parser makes of files (tests/gguf_dump.c).
 PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
 $(BUILD)/gguf_dump: tests/gguf_dump.c $(PARSER_OBJ) | $(BUILD)
@@ -138,6 +144,12 @@ demo: deps
 
 demo-run: $(MODULE) $(BUILD)/demo/.stamp
 	sqlite3 -bail -cmd '.load ./$(BUILD)/weights' :memory: < sql/demo.sql
+	sqlite3 -bail -cmd '.load ./$(BUILD)/weights' :memory: \
+	  "SELECT weights_report('$(BUILD)/demo/tiny-llama.gguf')" > $(BUILD)/demo/report.html
+	sqlite3 -bail -cmd '.load ./$(BUILD)/weights' :memory: \
+	  "SELECT weights_report('$(BUILD)/demo/tiny-llama.safetensors', '$(BUILD)/demo/tiny-llama.gguf')" \
+	  > $(BUILD)/demo/diff.html
+	@echo "demo: open $(BUILD)/demo/report.html and $(BUILD)/demo/diff.html in a browser (weights_report())"
 
 test: deps
 	@$(MAKE) --no-print-directory test-run
@@ -166,7 +178,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
@@ -174,12 +186,14 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	$(VALGRIND) $(BUILD)/hf_cache_test $(BUILD)/testdata/hf > $(BUILD)/hf_cache_test.log || \
 	  { cat $(BUILD)/hf_cache_test.log; exit 1; }
 	tail -1 $(BUILD)/hf_cache_test.log
+	$(BUILD)/report_test
 	sh tests/logged.sh $(LOGS)/sql.log sh tests/run_sql_examples.sh $(MODULE)
 	sh tests/logged.sh $(LOGS)/python.log /usr/bin/python3 tests/python_test.py $(MODULE)
 	/usr/bin/python3 tests/hash_test.py $(MODULE)
 	sh tests/node_test.sh $(MODULE)
 	/usr/bin/python3 tests/python_pkg_test.py
 	sh tests/node_pkg_test.sh
+	sh tests/report_test.sh $(MODULE)
 	/usr/bin/python3 tests/check_readme.py README.md
 	MAKE='$(MAKE)' sh tests/install_test.sh $(MODULE)
 	@echo "== every test under AddressSanitizer + UBSan"
@@ -190,6 +204,26 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	@sh tests/fixture_skips.sh $(LOGS)
 	@echo "== every test"
 	$(BUILD)/slt -e $(MODULE) $(SLT_TESTS)
+
+# The screenshots of README (docs/report.png, docs/diff.png): the demo
+# model's report and the diff of its checkpoint against its conversion, in
+# headless Chromium (Debian's chromium, installed here when missing).
+CHROMIUM_FLAGS := --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+  --disable-background-networking --disable-component-update --disable-sync --hide-scrollbars
+
+docs: $(MODULE) $(BUILD)/demo/.stamp
+	@sh tests/deps.sh chromium
+	mkdir -p $(BUILD)/docs docs
+	sqlite3 -bail -cmd '.load ./$(BUILD)/weights' :memory: \
+	  "SELECT weights_report('$(BUILD)/demo/tiny-llama.gguf')" > $(BUILD)/docs/report.html
+	sqlite3 -bail -cmd '.load ./$(BUILD)/weights' :memory: \
+	  "SELECT weights_report('$(BUILD)/demo/tiny-llama.safetensors', '$(BUILD)/demo/tiny-llama.gguf')" \
+	  > $(BUILD)/docs/diff.html
+	rm -rf $(BUILD)/docs/profile
+	chromium $(CHROMIUM_FLAGS) --user-data-dir=$(BUILD)/docs/profile --window-size=1200,1250 \
+	  --screenshot=docs/report.png file://$(CURDIR)/$(BUILD)/docs/report.html 2>/dev/null
+	chromium $(CHROMIUM_FLAGS) --user-data-dir=$(BUILD)/docs/profile --window-size=1200,900 \
+	  --screenshot=docs/diff.png file://$(CURDIR)/$(BUILD)/docs/diff.html 2>/dev/null
 
 # make install puts the module at $(PREFIX)/lib/sqlite-weights/weights.so:
 # SQLite searches no folder for extensions, so it gets a folder of its own

@@ -13,13 +13,15 @@
 **   functions  safetensors_blob, gguf_blob, tensor_blob, tensor_hash,
 **              safetensors_info, gguf_info, weights_version,
 **              weights_cache_stats (sql/functions.c), tensor_compare
-**              (sql/values.c), file_sha256 (sql/hash_functions.c)
+**              (sql/values.c), file_sha256 (sql/hash_functions.c),
+**              weights_report (sql/report.c)
 ** See README.md for the SQL reference.
 */
 #include <sqlite3ext.h>
 
 #include "sql/functions.h"
 #include "sql/hash_functions.h"
+#include "sql/report.h"
 #include "sql/tables.h"
 #include "sql/values.h"
 
@@ -54,6 +56,8 @@ __declspec(dllexport)
     rc = wt_register_value_functions(db, cache);
   if (rc == SQLITE_OK)
     rc = wt_register_hash_functions(db);
+  if (rc == SQLITE_OK)
+    rc = wt_register_report(db);
   wt_cache_unref(cache);
   return rc;
 }

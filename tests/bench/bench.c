@@ -396,6 +396,8 @@ int main(int argc, char **argv) {
   run_blobs();
   run_peak();
   run_stats();
+  if (selected("weights_report") && sql_has_function(db, "weights_report"))
+    run_weights_report(ext_path, in.cache);
 
   report_note("header sizes: safetensors %.1f KB; GGUF %.2f MB, in a %.2f GB file (%.0fx): "
               "the listing floors read only the header, so a listing within its target does "

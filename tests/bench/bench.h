@@ -9,6 +9,7 @@
 **   bench_floor.c   the floors: what the hardware and kernel cost
 **   bench_sql.c     the same work through SQLite and the extension
 **   bench_report.c  the results table on stdout and in RESULTS.md
+**   bench_weights_report.c  weights_report() of a 100k-tensor file (issue 16)
 **   bench.c         main: options, the cache, the list of cases
 **
 ** The generators describe what they wrote in a bench_inputs, which the
@@ -182,6 +183,11 @@ long sql_peak_kb(const char *ext_path, const char *sql, const char *p1);
 
 /* The entry point of that child process (argv after "--peak-child"). */
 int sql_peak_child(int argc, char **argv);
+
+/* ---- weights_report() (bench_weights_report.c) ---- */
+
+/* Time the report of a 100k-tensor file written into cache; add its row. */
+void run_weights_report(const char *ext_path, const char *cache);
 
 /* ---- report (bench_report.c) ---- */
 
