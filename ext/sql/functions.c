@@ -114,11 +114,11 @@ static void wt_blob_result(sqlite3_context *ctx, const char *fn, wt_source *src,
                            sqlite3_int64 offset, sqlite3_int64 length) {
   sqlite3_int64 limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
   char q[160];
-  const char *name = wt_quote(q, sizeof(q), t->name.p, t->name.n);
   char *msg = NULL;
   void *buf;
   wt_error e;
   if (length > limit) {
+    const char *name = wt_quote(q, sizeof(q), t->name.p, t->name.n);
     msg = sqlite3_mprintf("tensor %s: the %lld bytes asked for exceed this connection's "
                           "SQLITE_LIMIT_LENGTH of %lld bytes; read it in pieces with the "
                           "offset and length arguments",
@@ -159,7 +159,9 @@ static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   t = wt_func_tensor(ctx, argv, &src);
   if (t == NULL)
     return; /* NULL (no such tensor) or an error, already set */
-  wt_quote(q, sizeof(q), t->name.p, t->name.n);
+  if ((offset < 0 || (uint64_t)offset > t->nbytes) ||
+      (!to_end && (length < 0 || (uint64_t)length > t->nbytes - (uint64_t)offset)))
+    wt_quote(q, sizeof(q), t->name.p, t->name.n); /* for the message below */
   if (offset < 0 || (uint64_t)offset > t->nbytes) {
     msg = sqlite3_mprintf("tensor %s: offset %lld is outside the tensor's %llu bytes", q,
                           (long long)offset, (unsigned long long)t->nbytes);
@@ -184,10 +186,18 @@ static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static int wt_hash_tensor(const wt_source *src, const wt_tensor *t, XXH128_hash_t *h,
                           wt_error *err) {
   size_t cap = t->nbytes < WT_READ_CHUNK ? (size_t)t->nbytes : WT_READ_CHUNK;
-  unsigned char *buf = malloc(cap ? cap : 1);
-  XXH3_state_t *st = XXH3_createState();
+  unsigned char small[4096], *buf;
+  XXH3_state_t *st;
   uint64_t off = 0;
   int rc = -1;
+  if (t->nbytes <= sizeof(small)) { /* most tensors of a MoE checkpoint: one read, no malloc */
+    if (wt_tensor_read(src, t, 0, (size_t)t->nbytes, small, err) != 0)
+      return -1;
+    *h = XXH3_128bits(small, (size_t)t->nbytes);
+    return 0;
+  }
+  buf = malloc(cap);
+  st = XXH3_createState();
   if (buf == NULL || st == NULL) {
     wt_fail(err, "out of memory");
     goto done;
