@@ -38,7 +38,7 @@ EXT_CFLAGS   = $(WARN) $(STD) -fPIC -Iext -DWEIGHTS_VERSION='"$(VERSION)"' $(CJS
 EXT_LIBS     = $(CJSON_LIBS) -lxxhash -lm
 
 # Debian packages the build and the tests need.
-DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev
+DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev xxhash
 
 .PHONY: all deps demo demo-run test test-run testdata clean format install uninstall
 

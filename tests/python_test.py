@@ -317,6 +317,44 @@ def changing_files(module):
     shutil.rmtree(work)
 
 
+def hashes_against_xxhsum(conn):
+    """tensor_hash() against `xxhsum -H2` of the tensor's bytes, cut out of the
+    file here: a tensor of 3 MiB + 5 bytes (streamed in several chunks), the
+    demo files' tensors (one read each), an empty tensor."""
+    import shutil
+    import struct
+    import tempfile
+    work = tempfile.mkdtemp(prefix="hash.", dir="build")
+    path = os.path.join(work, "h.safetensors")
+    big = bytes((i * 7 + 3) & 255 for i in range(3 * 1024 * 1024 + 5))
+    header = {"big": {"dtype": "U8", "shape": [len(big)], "data_offsets": [0, len(big)]},
+              "empty": {"dtype": "F32", "shape": [0], "data_offsets": [len(big), len(big)]},
+              "small": {"dtype": "U8", "shape": [3], "data_offsets": [len(big), len(big) + 3]}}
+    h = json.dumps(header).encode()
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(h)) + h + big + b"abc")
+    cases = [(path, "big", big), (path, "empty", b""), (path, "small", b"abc")]
+    for demo, table in ((DEMO_ST, "safetensors"), (DEMO_GGUF, "gguf")):
+        with open(demo, "rb") as f:
+            data = f.read()
+        for name, offset, nbytes in conn.execute("SELECT name, offset, nbytes FROM %s(?)" % table, (demo,)):
+            cases.append((demo, name, data[offset:offset + nbytes]))
+    bad = []
+    for i, (p, name, data) in enumerate(cases):
+        part = os.path.join(work, "part%d" % i)
+        with open(part, "wb") as f:
+            f.write(data)
+        (got,) = conn.execute("SELECT tensor_hash(?, ?)", (p, name)).fetchone()
+        want = subprocess.run(["xxhsum", "-H2", part], capture_output=True, text=True).stdout.split()
+        if not want or got != want[0]:
+            bad.append("%s %s: %r != %r" % (p, name, got, want[:1]))
+    ok(not bad and len(cases) > 40, "tensor_hash() of %d tensors equals xxhsum -H2 of their bytes" % len(cases),
+       "; ".join(bad[:3]))
+    (b,) = conn.execute("SELECT tensor_blob(?, 'big')", (path,)).fetchone()
+    ok(b == big, "tensor_blob() of a 3 MiB tensor is its bytes")
+    shutil.rmtree(work)
+
+
 def big_gguf_header(conn):
     """A GGUF whose header (400 KB) is larger than the first read: its values
     as Python wrote them, and the messages for cuts deep in it, worked out
@@ -461,6 +499,7 @@ def main():
 
     # Headers larger than the first read; files that change under a statement.
     big_gguf_header(conn)
+    hashes_against_xxhsum(conn)
     changing_files(os.path.abspath(MODULE))
 
     for c in conns:
