@@ -58,8 +58,10 @@ uint64_t wt_source_bytes(const wt_source *s);
 int wt_tensor_read(const wt_source *s, const wt_tensor *t, uint64_t off, size_t n, void *buf,
                    wt_error *err);
 
-/* Bytes read at a time when a tensor is streamed (hash, statistics). */
-#define WT_READ_CHUNK ((size_t)1 << 20)
+/* Bytes read at a time when a tensor is streamed (hash, statistics,
+** values): 256 KiB, so that the copy pread makes is still in the CPU's L2
+** cache when it is decoded (1 MiB measured about 10% slower). */
+#define WT_READ_CHUNK ((size_t)1 << 18)
 
 /* The name of a format: "safetensors", "gguf". */
 const char *wt_format_name(int format);
