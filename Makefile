@@ -88,6 +88,11 @@ DECODE_TEST_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o) $(DECODE_SRC:ext/%.c=$
 $(BUILD)/decode_test: tests/decode_test.c $(DECODE_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/decode_test.c $(DECODE_TEST_OBJ) $(EXT_LIBS)
 
+# The parsers given a file's first bytes a piece at a time say what they say
+# given all of it (tests/prefix_test.c), under AddressSanitizer + UBSan.
+$(BUILD)/prefix_test: tests/prefix_test.c $(PARSER_SRC) $(EXT_HDR) | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/prefix_test.c $(PARSER_SRC) $(EXT_LIBS)
+
 # A scratch dump of what the GGUF parser makes of files (tests/gguf_dump.c).
 PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
 $(BUILD)/gguf_dump: tests/gguf_dump.c $(PARSER_OBJ) | $(BUILD)
@@ -127,10 +132,14 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 
 # The last line printed is the runner's "TOTAL: N passed, M failed, K skipped".
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test
+          $(BUILD)/decode_test $(BUILD)/prefix_test
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
 	tail -1 $(BUILD)/decode_test.log
+	$(BUILD)/prefix_test $(BUILD)/testdata/gguf/*.gguf $(BUILD)/testdata/safetensors/*.safetensors \
+	  $(BUILD)/demo/*.gguf $(BUILD)/demo/*.safetensors > $(BUILD)/prefix_test.log || \
+	  { cat $(BUILD)/prefix_test.log; exit 1; }
+	tail -1 $(BUILD)/prefix_test.log
 	sh tests/run_sql_examples.sh $(MODULE)
 	/usr/bin/python3 tests/python_test.py $(MODULE)
 	sh tests/node_test.sh $(MODULE)

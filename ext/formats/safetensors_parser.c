@@ -72,10 +72,19 @@ typedef struct st_parse {
 ** call them, so that those stay small. */
 #define ST_ERROR_PATH __attribute__((cold))
 
+/* Bytes that wt_sniff_describe() looks at (its longest prefix, "version
+** https://git-lfs", is 23 bytes). */
+#define ST_SNIFF_BYTES 32
+
 /* Append " (this looks like ...)" to a message when the bytes are a known
 ** non-safetensors file. */
 static int st_fail_lookalike(st_parse *p, const char *msg) {
-  const char *what = wt_sniff_describe(p->data, p->avail, WT_FORMAT_SAFETENSORS);
+  const char *what;
+  if (p->avail < p->size && p->avail < ST_SNIFF_BYTES) { /* ask for what the sniff reads */
+    p->need = p->size < ST_SNIFF_BYTES ? p->size : ST_SNIFF_BYTES;
+    return -1;
+  }
+  what = wt_sniff_describe(p->data, p->avail, WT_FORMAT_SAFETENSORS);
   if (what != NULL && p->avail >= 4 && memcmp(p->data, "GGUF", 4) == 0)
     return wt_fail(p->err, "not a safetensors file: this is %s", what); /* N means nothing */
   if (what != NULL)
