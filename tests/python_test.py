@@ -376,6 +376,22 @@ def big_gguf_header(conn):
            "GGUF with a large header: tensor values as written", repr(rows))
     except sqlite3.Error as e:
         ok(False, "GGUF with a %d-byte header reads" % starts[-1], str(e))
+    # A header that declares 8 GiB of values (2^30 INT64s, a sparse file): an error at once,
+    # not 8 GiB read into memory.  Header: 24 bytes, key of 8 + 9, type 4, element type 4,
+    # count 8: the values start at byte 24 + 17 + 4 + 4 + 8 = 57 and end at 57 + 2^33.
+    import struct
+    huge = os.path.join(work, "huge.gguf")
+    with open(huge, "wb") as f:
+        f.write(b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + gguf_str("big.array")
+                + struct.pack("<IIQ", 9, 11, 1 << 30))
+        f.truncate(57 + (8 << 30) + 64)
+    try:
+        conn.execute("SELECT count(*) FROM gguf_metadata(?)", (huge,)).fetchall()
+        ok(False, "a GGUF header of 8 GiB is an error")
+    except sqlite3.OperationalError as e:
+        want = ("gguf_metadata(): %s: the header needs the first %d bytes of the file, over the "
+                "limit of 1073741824 bytes that this extension reads into memory" % (huge, 57 + (8 << 30)))
+        ok(str(e) == want, "a GGUF header of 8 GiB is an error naming the limit", "%s\n  want %s" % (e, want))
     i = 20000
     for cut, detail in ((starts[i] + 3, "element #%d string length at byte %d" % (i, starts[i])),
                         (starts[i] + 8 + 2, "element #%d string length %d at byte %d"

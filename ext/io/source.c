@@ -24,6 +24,11 @@
 
 #define WT_HEADER_FIRST ((uint64_t)64 << 10)
 
+/* The most header bytes read into memory: real headers are under 100 MB
+** (safetensors' limit; a GGUF vocabulary of 256k tokens is about 8 MB), and
+** a GGUF file may declare arrays of up to 2^30 elements of 8 bytes. */
+#define WT_HEADER_MAX ((uint64_t)1 << 30)
+
 #define U(x) ((unsigned long long)(x))
 
 /* The name tables read an item's name as the wt_str it starts with. */
@@ -105,9 +110,16 @@ static int wt_read_header(wt_source *s, int format, wt_error *err) {
       return rc;
     if (need <= want || need > size) /* cannot happen: the parsers promise it */
       return wt_fail(err, "the parser asked for %llu bytes of a %llu-byte file", U(need), U(size));
+    if (need > WT_HEADER_MAX)
+      return wt_fail(err,
+                     "the header needs the first %llu bytes of the file, over the limit of %llu "
+                     "bytes that this extension reads into memory",
+                     U(need), U(WT_HEADER_MAX));
     want = want > size / 2 ? size : 2 * want;
     if (want < need)
       want = need;
+    if (want > WT_HEADER_MAX)
+      want = WT_HEADER_MAX;
   }
 }
 
