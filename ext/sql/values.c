@@ -133,7 +133,7 @@ static int wt_chunk_load(wt_chunk *k, uint64_t v, uint64_t n, wt_error *e) {
   return 0;
 }
 
-/* The bytes in k and the position of value v in them, for decode.h. */
+/* The bytes in k (whole blocks, from value k->v0), for decode.h. */
 static uint64_t wt_chunk_nbytes(const wt_chunk *k) {
   return (k->v1 - k->v0) / k->codec->block_values * k->codec->block_bytes;
 }
@@ -165,7 +165,7 @@ static sqlite3_int64 tv_row_number(wt_cursor *c) {
   return c->state ? (sqlite3_int64)tv_idx(c) : c->row;
 }
 
-/* Narrow [lo, hi] (value indices, inclusive) to what c->range allows; then
+/* Narrow the slice [lo, end) of value indices to what c->range allows; then
 ** the rows are the interval, or the values of the IN list in it (list mode,
 ** pointing into c->range.in).  Sets st->first / st->list and c->n_rows. */
 static void tv_select(wt_cursor *c, tv_state *st, uint64_t lo, uint64_t end) {
