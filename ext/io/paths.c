@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "formats/json_check.h"
-#include "mapped_file.h"
+#include "file.h"
 #include "formats/sniff.h"
 #include "base/utf8.h"
 
@@ -704,17 +704,17 @@ static int wt_expand_index(wt_paths *x, const char *path, size_t n) {
   wt_index ix;
   wt_file f;
   wt_error why;
+  unsigned char *text = NULL;
   size_t wm_str = 0;
   int rc = -1;
   memset(&ix, 0, sizeof(ix));
   ix.x = x;
   if (wt_file_open(&f, path, n, &why) == 0) {
-    ix.text = (const char *)f.data;
-    ix.size = (size_t)f.size;
     if (f.size > WT_PATHS_MAX_INDEX)
       wt_fail(&why, "the file has %llu bytes, over the limit of %d for an index",
               (unsigned long long)f.size, WT_PATHS_MAX_INDEX);
-    else if (wt_index_parse(&ix, &root, &wm, &wm_str, &why) == 0)
+    else if (wt_file_read_all(&f, WT_PATHS_MAX_INDEX, &text, &ix.size, &why) == 0 &&
+             (ix.text = (const char *)text, wt_index_parse(&ix, &root, &wm, &wm_str, &why)) == 0)
       rc = 0;
   }
   if (rc != 0) {
@@ -734,6 +734,7 @@ static int wt_expand_index(wt_paths *x, const char *path, size_t n) {
   json_tokens_free(&ix.tok);
   wt_arena_free(ix.tmp);
   free(ix.e);
+  free(text);
   wt_file_close(&f);
   return rc;
 }
