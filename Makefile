@@ -26,9 +26,10 @@ BASE_SRC    := $(sort $(wildcard ext/base/*.c))
 FORMATS_SRC := $(sort $(wildcard ext/formats/*.c))
 DECODE_SRC  := $(sort $(wildcard ext/decode/*.c))
 IO_SRC      := $(sort $(wildcard ext/io/*.c))
+PLAN_SRC    := $(sort $(wildcard ext/plan/*.c))
 SQL_SRC     := $(sort $(wildcard ext/sql/*.c)) ext/weights.c
 PARSER_SRC  := $(BASE_SRC) $(FORMATS_SRC)
-EXT_SRC     := $(PARSER_SRC) $(DECODE_SRC) $(IO_SRC) $(SQL_SRC)
+EXT_SRC     := $(PARSER_SRC) $(DECODE_SRC) $(IO_SRC) $(PLAN_SRC) $(SQL_SRC)
 EXT_HDR     := $(wildcard ext/*/*.h)
 
 # One object per source, with its header dependencies (-MMD), so that
@@ -102,6 +103,11 @@ $(BUILD)/demo/.stamp: $(BUILD)/gen_model
 # Generated test files: rewritten whenever a generator changes.
 testdata: $(BUILD)/testdata/.stamp
 
+# The memory planner's models, one per architecture (tests/memory*.test).
+$(BUILD)/arch/.stamp: tests/gen_arch_gguf.py
+	/usr/bin/python3 tests/gen_arch_gguf.py $(BUILD)/arch
+	touch $@
+
 $(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf tests/gen_trees.sh
 	rm -rf $(BUILD)/testdata
 	mkdir -p $(BUILD)/testdata/safetensors $(BUILD)/testdata/gguf
@@ -127,7 +133,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 
 # The last line printed is the runner's "TOTAL: N passed, M failed, K skipped".
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test
+          $(BUILD)/decode_test $(BUILD)/arch/.stamp
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
 	tail -1 $(BUILD)/decode_test.log
@@ -136,6 +142,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	sh tests/node_test.sh $(MODULE)
 	/usr/bin/python3 tests/check_readme.py README.md
 	MAKE='$(MAKE)' sh tests/install_test.sh $(MODULE)
+	sh tests/llama_oracle.sh --check
 	@echo "== every test under AddressSanitizer + UBSan"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(BUILD)/asan/slt -e $(BUILD)/asan/weights.so tests/*.test
 	@echo "== every test under valgrind"

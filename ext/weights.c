@@ -15,6 +15,7 @@
 #include <sqlite3ext.h>
 
 #include "sql/functions.h"
+#include "sql/memory.h"
 #include "sql/tables.h"
 #include "sql/values.h"
 
@@ -29,6 +30,7 @@ __declspec(dllexport)
       &wt_safetensors_table,   &wt_safetensors_metadata_table, &wt_gguf_table,
       &wt_gguf_metadata_table, &wt_gguf_array_table,           &wt_tensors_table,
       &wt_weights_files_table, &wt_tensor_values_table,        &wt_tensor_stats_table,
+      &wt_gguf_memory_table,
   };
   wt_cache *cache;
   size_t i;
