@@ -15,6 +15,7 @@ import struct
 import sys
 
 F32, F16 = 0, 1
+T_U16 = 2
 T_U32, T_I32, T_F32, T_BOOL, T_STR, T_ARR, T_U64 = 4, 5, 6, 7, 8, 9, 10
 N_VOCAB = 272
 
@@ -25,6 +26,8 @@ def s(x):
 
 
 def kv_value(t, v):
+    if t == T_U16:
+        return struct.pack("<H", v)
     if t == T_U32:
         return struct.pack("<I", v)
     if t == T_I32:
@@ -362,6 +365,14 @@ def main():
     models.update(shapes())
     for seed, (name, (kvs, t)) in enumerate(sorted(models.items())):
         write_gguf(os.path.join(d, "tiny-%s.gguf" % name), kvs + vocab(), t, seed)
+    # tiny-llama split in two as gguf-split does: the metadata in part 1 only
+    kvs, t = models["llama"]
+    split = [("split.count", T_U16, 2), ("split.tensors.count", T_I32, len(t))]
+    os.makedirs(os.path.join(d, "split"), exist_ok=True)
+    write_gguf(os.path.join(d, "split", "tiny-llama-00001-of-00002.gguf"),
+               kvs + vocab() + [("split.no", T_U16, 0)] + split, t[:12], 100)
+    write_gguf(os.path.join(d, "split", "tiny-llama-00002-of-00002.gguf"),
+               [("split.no", T_U16, 1)] + split, t[12:], 101)
 
 
 main()

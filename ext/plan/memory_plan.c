@@ -441,6 +441,31 @@ static int mp_compute(mp_ctx *x, uint64_t n_vocab) {
                 (unsigned long long)x->n_tokens);
 }
 
+/* A later part of a split GGUF (gguf-split writes the metadata into the
+** first part only): the weights rows of the tensors it holds. */
+static int mp_split_part(mp_ctx *x) {
+  uint64_t il;
+  size_t i;
+  for (i = 0; i < x->m->n_tensors; i++) {
+    int64_t tl = mp_tensor_layer(&x->m->tensors[i]);
+    if (tl >= 0 && (uint64_t)tl >= x->n_layer)
+      x->n_layer = (uint64_t)tl + 1;
+  }
+  if (mp_sum_weights(x) != 0)
+    goto fail;
+  for (il = 0; il < x->n_layer; il++)
+    if (x->nw[il] != 0 && mp_weights(x, (int64_t)il) != 0)
+      goto fail;
+  if (x->nw[x->n_layer] != 0 && mp_weights(x, -1) != 0)
+    goto fail;
+  free(x->w);
+  return 0;
+fail:
+  free(x->w);
+  wt_mem_plan_free(x->plan);
+  return -1;
+}
+
 /* ---- the plan ---- */
 
 void wt_mem_settings_default(wt_mem_settings *s) {
@@ -482,6 +507,8 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
     return wt_fail(err, "the memory planner reads GGUF files only");
   if (s->n_seq == 0 || s->n_ubatch == 0)
     return wt_fail(err, "n_seq and n_ubatch must be at least 1");
+  if (mp_find(&x, "general.architecture", 1) == NULL && mp_find(&x, "split.no", 1) != NULL)
+    return mp_split_part(&x);
   if (mp_arch_name(&x) != 0 || mp_uint(&x, "block_count", 1, 0, &x.n_layer, NULL) != 0 ||
       mp_uint(&x, "context_length", 1, 0, &n_ctx, NULL) != 0)
     goto fail;
