@@ -122,7 +122,7 @@ deps:
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
 
-demo-run: $(MODULE) $(BUILD)/demo/.stamp
+demo-run: $(MODULE) $(BUILD)/demo/.stamp $(BUILD)/arch/.stamp
 	sqlite3 -bail -cmd '.load ./$(BUILD)/weights' :memory: < sql/demo.sql
 
 test: deps

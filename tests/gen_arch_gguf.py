@@ -14,7 +14,8 @@ import random
 import struct
 import sys
 
-F32, F16 = 0, 1
+F32, F16, Q4_0, Q8_0 = 0, 1, 2, 8
+BLOCK = {Q4_0: (32, 18), Q8_0: (32, 34)}  # elements, bytes per block
 T_U16 = 2
 T_U32, T_I32, T_F32, T_BOOL, T_STR, T_ARR, T_U64 = 4, 5, 6, 7, 8, 9, 10
 N_VOCAB = 272
@@ -62,11 +63,17 @@ def write_gguf(path, kvs, tensors, seed):
         n = 1
         for d in ne:
             n *= d
-        nbytes = n * (4 if ty == F32 else 2)
+        if ty in BLOCK:
+            nbytes = n // BLOCK[ty][0] * BLOCK[ty][1]
+        else:
+            nbytes = n * (4 if ty == F32 else 2)
         out += s(name) + struct.pack("<I", len(ne))
         out += b"".join(struct.pack("<Q", d) for d in ne)
         out += struct.pack("<IQ", ty, offset)
-        if ty == F32:
+        if ty in BLOCK:  # an f16 scale, then random quants
+            data = b"".join(struct.pack("<e", 0.001) + rng.randbytes(BLOCK[ty][1] - 2)
+                            for _ in range(n // BLOCK[ty][0]))
+        elif ty == F32:
             data = struct.pack("<%df" % n, *[rng.uniform(-0.1, 0.1) for _ in range(n)])
         else:
             data = struct.pack("<%de" % n, *[rng.uniform(-0.1, 0.1) for _ in range(n)])
@@ -365,6 +372,12 @@ def main():
     models.update(shapes())
     for seed, (name, (kvs, t)) in enumerate(sorted(models.items())):
         write_gguf(os.path.join(d, "tiny-%s.gguf" % name), kvs + vocab(), t, seed)
+    # tiny-llama in three quantizations (sql/fit_context.sql)
+    kvs, t = models["llama"]
+    os.makedirs(os.path.join(d, "quants"), exist_ok=True)
+    for qname, q in (("F16", F16), ("Q8_0", Q8_0), ("Q4_0", Q4_0)):
+        tq = [(n, ne, q if ty == F16 else ty) for n, ne, ty in t]
+        write_gguf(os.path.join(d, "quants", "tiny-llama-%s.gguf" % qname), kvs + vocab(), tq, 200)
     # tiny-llama split in two as gguf-split does: the metadata in part 1 only
     kvs, t = models["llama"]
     split = [("split.count", T_U16, 2), ("split.tensors.count", T_I32, len(t))]

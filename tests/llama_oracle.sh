@@ -57,14 +57,20 @@ cp tests/llama_oracle.mjs "$dir/llama_oracle.mjs"
 # types.  Quantized caches need head sizes that are a multiple of 32.
 settings_all="2048,1,0,f16,f16 1000,1,0,f16,f16 1500,2,1,f16,f16 700,3,0,f32,f32 600,4,1,f16,f16 8192,1,1,f16,f16"
 settings_q="4096,1,1,q8_0,q8_0 700,3,1,q4_0,q8_0"
-for arch in llama qwen2 qwen3 qwen3moe gemma2 gemma3 phi3 deepseek2 mamba; do
+# The demo model (make demo) is a Q8_0 llama; make test builds it first.
+[ -f build/demo/tiny-llama.gguf ] || make -s build/demo/.stamp >/dev/null || exit 1
+for arch in llama qwen2 qwen3 qwen3moe gemma2 gemma3 phi3 deepseek2 mamba demo; do
   settings=$settings_all
   case $arch in qwen3moe | gemma2 | gemma3) settings="$settings $settings_q" ;; esac
+  f=build/arch/tiny-$arch.gguf
+  if [ $arch = demo ]; then
+    f=build/demo/tiny-llama.gguf
+    settings="2048,1,0,f16,f16 2048,1,1,f16,f16 32768,1,1,f16,f16"
+  fi
   for s in $settings; do
     IFS=, read ctx seqs fa tk tv <<EOF
 $s
 EOF
-    f=build/arch/tiny-$arch.gguf
     line=$(cd "$dir" && node llama_oracle.mjs "../../$f" "$ctx" "$seqs" "$fa" "$tk" "$tv" 2>"../llama_oracle.err") || {
       cat build/llama_oracle.err >&2
       echo "llama_oracle: FAILED: llama.cpp on $f $s" >&2
