@@ -326,6 +326,20 @@ def hostile():
         t,
     )
     out["bad-no-embd"] = ([k for k in kvs if k[0] != "llama.embedding_length"], t)
+
+    def replaced(key, t_, v):
+        return [k if k[0] != key else (key, t_, v) for k in kvs]
+
+    out["bad-huge-embd"] = (replaced("llama.embedding_length", T_U64, 1 << 62), t)
+    out["bad-huge-head-count"] = (replaced("llama.attention.head_count", T_U64, 1 << 50)
+                                  + [("llama.attention.key_length", T_U32, 16),
+                                     ("llama.attention.value_length", T_U32, 16)], t)
+    out["bad-huge-layers"] = (replaced("llama.block_count", T_U64, 1 << 32), t)
+    # per-layer KV heads, one layer without attention (shapes not matching:
+    # for the planner's own test, not for llama.cpp)
+    kvs3, t3 = dense("llama", n_layer=3)
+    out["kv-per-layer"] = ([k if k[0] != "llama.attention.head_count_kv"
+                            else (k[0], T_ARR, (T_I32, [2, 0, 4])) for k in kvs3], t3)
     kvs, t = dense("llama")
     out["unknown-arch"] = (
         [(k[0].replace("llama", "frobnicator", 1), k[1], k[2] if k[0] != "general.architecture" else "frobnicator")

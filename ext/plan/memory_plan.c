@@ -208,6 +208,17 @@ static int mp_mul3(mp_ctx *x, uint64_t a, uint64_t b, uint64_t c, const char *wh
   return 0;
 }
 
+/* The compute estimate's activations per token: 4 wide + 2 n_embd F32. */
+static int mp_activations(mp_ctx *x, uint64_t wide, uint64_t n_embd) {
+  uint64_t e;
+  if (mp_mul3(x, wide, 4, 1, "the activations", &x->act) != 0 ||
+      mp_mul3(x, n_embd, 2, 1, "the activations", &e) != 0)
+    return -1;
+  if (wt_add(x->act, e, &x->act) != 0)
+    return wt_fail(x->err, "the size of the activations overflows 64 bits");
+  return 0;
+}
+
 /* The layer of a tensor named "blk.N....", or -1. */
 static int64_t mp_tensor_layer(const wt_tensor *t) {
   const char *p = t->name.p;
@@ -264,7 +275,7 @@ static uint64_t mp_pad(uint64_t v, uint64_t p) {
 /* The K and V cache rows of an attention model. */
 static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t n_ctx) {
   uint64_t n_embd, *head, *head_kv, hk, hv, n_swa, cells, swa_cells, il, v_max = 0, lora = 0;
-  uint64_t kmla = 0, vmla = 0;
+  uint64_t kmla = 0, vmla = 0, wide;
   const ggml_type_info *tk = ggml_type_get(s->type_k), *tv = ggml_type_get(s->type_v);
   int found_swa, mla, rc = -1;
   if (mp_uint(x, "embedding_length", 1, 0, &n_embd, NULL) != 0)
@@ -303,17 +314,21 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
   /* Compute buffer: the masks (F32, F16 with FA) of the dense and the SWA
   ** cells and, without FA, the scores of one layer (F32, n_head per token
   ** and cell); activations about 2 n_embd + 4 n_head key_length floats a
-  ** token.  All below 2^40 * 2^16 * 2^20, so no overflow. */
+  ** token.  (cells and n_tokens are below 2^40, so their sum is too.) */
   if (mp_mul3(x, cells + (n_swa ? swa_cells : 0), x->n_tokens, s->flash_attn ? 2 : 4, "the masks",
               &x->attn) != 0 ||
-      mp_mul3(x, head[0], hk, 4, "the activations", &x->act) != 0 ||
-      wt_add(x->act, 2 * n_embd, &x->act) != 0)
+      mp_mul3(x, head[0], hk, 1, "the activations", &wide) != 0 ||
+      mp_activations(x, wide, n_embd) != 0)
     goto done;
   if (!s->flash_attn) {
     uint64_t kq;
-    if (mp_mul3(x, cells, x->n_tokens, head[0] * 4, "the attention scores", &kq) != 0 ||
-        wt_add(x->attn, kq, &x->attn) != 0)
+    if (mp_mul3(x, cells, x->n_tokens, head[0], "the attention scores", &kq) != 0 ||
+        mp_mul3(x, kq, 4, 1, "the attention scores", &kq) != 0)
       goto done;
+    if (wt_add(x->attn, kq, &x->attn) != 0) {
+      wt_fail(x->err, "the size of the attention stage overflows 64 bits");
+      goto done;
+    }
   }
   x->known_compute = 1;
   /* Without flash attention V is stored transposed, every layer as wide as
@@ -390,9 +405,7 @@ static int mp_mamba(mp_ctx *x, const wt_mem_settings *s) {
       mp_mul3(x, sv, cells, 1, "the ssm state", &sv) != 0)
     return wt_fail(x->err, "the recurrent state overflows 64 bits");
   /* compute: the scan's activations, about 4 d_inner + 2 n_embd a token */
-  if (mp_uint(x, "embedding_length", 1, 0, &t, NULL) != 0 ||
-      mp_mul3(x, d_inner, 4, 1, "the activations", &x->act) != 0 ||
-      wt_add(x->act, 2 * t, &x->act) != 0)
+  if (mp_uint(x, "embedding_length", 1, 0, &t, NULL) != 0 || mp_activations(x, d_inner, t) != 0)
     return -1;
   x->known_compute = 1;
   for (il = 0; il < x->n_layer; il++)
