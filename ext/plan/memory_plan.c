@@ -274,7 +274,7 @@ static uint64_t mp_pad(uint64_t v, uint64_t p) {
 
 /* The K and V cache rows of an attention model. */
 static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t n_ctx) {
-  uint64_t n_embd, *head, *head_kv, hk, hv, n_swa, cells, swa_cells, il, v_max = 0, lora = 0;
+  uint64_t n_embd, *head, *head_kv, hk, hv, n_swa, cells, swa_cells, il, v_max = 0;
   uint64_t kmla = 0, vmla = 0, wide;
   const ggml_type_info *tk = ggml_type_get(s->type_k), *tv = ggml_type_get(s->type_v);
   int found_swa, mla, rc = -1;
@@ -294,7 +294,6 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
   if (mp_uint(x, "attention.key_length", 0, n_embd / head[0], &hk, NULL) != 0 ||
       mp_uint(x, "attention.value_length", 0, n_embd / head[0], &hv, NULL) != 0 ||
       mp_uint(x, "attention.sliding_window", 0, a->swa_default, &n_swa, &found_swa) != 0 ||
-      mp_uint(x, "attention.kv_lora_rank", 0, 0, &lora, NULL) != 0 ||
       mp_uint(x, "attention.key_length_mla", 0, 0, &kmla, NULL) != 0 ||
       mp_uint(x, "attention.value_length_mla", 0, 0, &vmla, NULL) != 0)
     goto done;
@@ -502,19 +501,40 @@ static int mp_arch_name(mp_ctx *x) {
   return 0;
 }
 
+/* The rows of an architecture the planner does not know: its weights, and
+** caches and compute unknown (NULL), saying so rather than guessing. */
+static int mp_unknown(mp_ctx *x) {
+  char q[WT_QUOTE_SIZE];
+  uint64_t il;
+  for (il = 0; il < x->n_layer; il++)
+    if (mp_weights(x, (int64_t)il) != 0)
+      return -1;
+  wt_quote(q, sizeof(q), x->arch.p, x->arch.n);
+  if (mp_row(x, -1, "k_cache", 0, 0, "unknown: the planner does not know architecture %s", q) != 0)
+    return -1;
+  return mp_row(x, -1, "v_cache", 0, 0, "unknown: the planner does not know architecture %s", q);
+}
+
+/* The architecture's entry in mp_archs, or NULL. */
+static const mp_arch *mp_arch_find(wt_str name) {
+  size_t i;
+  for (i = 0; i < sizeof(mp_archs) / sizeof(mp_archs[0]); i++)
+    if (strlen(mp_archs[i].name) == name.n && memcmp(mp_archs[i].name, name.p, name.n) == 0)
+      return &mp_archs[i];
+  return NULL;
+}
+
 int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_settings *s,
                    wt_mem_plan *out, wt_error *err) {
   mp_ctx x;
   wt_mem_settings set = *s;
+  const mp_arch *a;
+  uint64_t n_ctx, n_vocab = 0, outb = 0;
   memset(&x, 0, sizeof(x));
   x.m = m;
   x.data = data;
   x.plan = out;
   x.err = err;
-  const mp_arch *a = NULL;
-  uint64_t n_ctx, il, n_vocab = 0, outb = 0;
-  size_t i;
-  char q[WT_QUOTE_SIZE];
   memset(out, 0, sizeof(*out));
   if (m->format != WT_FORMAT_GGUF)
     return wt_fail(err, "the memory planner reads GGUF files only");
@@ -545,33 +565,19 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
   /* llama.cpp: n_ubatch <= n_batch <= n_ctx */
   if (set.n_ubatch > n_ctx)
     set.n_ubatch = n_ctx;
-  s = &set;
-  x.n_tokens = s->n_ubatch;
-  for (i = 0; i < sizeof(mp_archs) / sizeof(mp_archs[0]); i++)
-    if (strlen(mp_archs[i].name) == x.arch.n && memcmp(mp_archs[i].name, x.arch.p, x.arch.n) == 0)
-      a = &mp_archs[i];
+  x.n_tokens = set.n_ubatch;
+  a = mp_arch_find(x.arch);
   if (mp_sum_weights(&x) != 0)
     goto fail;
-  if (a == NULL) {
-    for (il = 0; il < x.n_layer; il++)
-      if (mp_weights(&x, (int64_t)il) != 0)
-        goto fail;
-    wt_quote(q, sizeof(q), x.arch.p, x.arch.n);
-    if (mp_row(&x, -1, "k_cache", 0, 0, "unknown: the planner does not know architecture %s", q) !=
-            0 ||
-        mp_row(&x, -1, "v_cache", 0, 0, "unknown: the planner does not know architecture %s", q) !=
-            0)
-      goto fail;
-  } else if ((a->kind == MP_ATTN ? mp_attention(&x, a, s, n_ctx) : mp_mamba(&x, s)) != 0) {
+  if (a == NULL            ? mp_unknown(&x)
+      : a->kind == MP_ATTN ? mp_attention(&x, a, &set, n_ctx)
+                           : mp_mamba(&x, &set))
     goto fail;
-  }
-  if (mp_weights(&x, -1) != 0 || mp_vocab(&x, &n_vocab) != 0)
-    goto fail;
-  if (mp_mul3(&x, n_vocab, s->n_seq, 4, "the output buffer", &outb) != 0 ||
+  if (mp_weights(&x, -1) != 0 || mp_vocab(&x, &n_vocab) != 0 ||
+      mp_mul3(&x, n_vocab, set.n_seq, 4, "the output buffer", &outb) != 0 ||
       mp_row(&x, -1, "output", 1, outb, "logits: %llu tokens x %llu sequences, F32",
-             (unsigned long long)n_vocab, (unsigned long long)s->n_seq) != 0)
-    goto fail;
-  if (mp_compute(&x, n_vocab) != 0)
+             (unsigned long long)n_vocab, (unsigned long long)set.n_seq) != 0 ||
+      mp_compute(&x, n_vocab) != 0)
     goto fail;
   free(x.w);
   return 0;
