@@ -2,12 +2,15 @@
 """gen_arch_gguf.py DIR: write one tiny GGUF per architecture into DIR.
 
 Each file has the tensor names and shapes llama.cpp's loader expects for its
-architecture (llama, qwen2, qwen3, qwen3moe, gemma2, gemma3, phi3,
-deepseek2, mamba), small dimensions, random weights (F16 matrices, F32
-vectors) and a 272-token SPM vocabulary (the 256 byte tokens included), so that llama.cpp (the memory
-oracle, tests/llama_oracle.sh) loads them and prints its buffer sizes.  Plus
-files for the planner's own tests: an unknown architecture, hostile
-metadata, and header-only files shaped like Llama-3-8B and DeepSeek-V3.  Standard library only; the output is deterministic.
+architecture (llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3,
+cohere2, phi3, deepseek2, mamba), small dimensions, random weights (F16
+matrices, F32 vectors) and a 272-token SPM vocabulary (the 256 byte tokens
+included), so that llama.cpp (the memory oracle, tests/llama_oracle.sh)
+loads them and prints its buffer sizes.  Plus files for the planner's own
+tests: an unknown architecture, hostile metadata, header-only files shaped
+like Llama-3-8B and DeepSeek-V3, tiny-llama in three quantizations
+(quants/) and split in two (split/).  Standard library only; the output is
+deterministic.
 """
 import os
 import random
@@ -196,8 +199,9 @@ def gemma(arch, n_layer, window, qk_norm):
     kvs += [
         (arch + ".attention.key_length", T_U32, HD),
         (arch + ".attention.value_length", T_U32, HD),
-        (arch + ".attention.sliding_window", T_U32, window),
     ]
+    if window:
+        kvs.append((arch + ".attention.sliding_window", T_U32, window))
     if arch == "gemma2":
         kvs += [
             ("gemma2.attn_logit_softcapping", T_F32, 50.0),
@@ -207,8 +211,52 @@ def gemma(arch, n_layer, window, qk_norm):
     for i in range(n_layer):
         b = "blk.%d." % i
         t += attn(i, E, H, KV, HD, HD, qk_norm=qk_norm)
-        t += [(b + "post_attention_norm.weight", [E], F32), (b + "post_ffw_norm.weight", [E], F32)]
+        if arch != "gemma":  # gemma 2 and 3 normalize after attention and FFN too
+            t += [(b + "post_attention_norm.weight", [E], F32), (b + "post_ffw_norm.weight", [E], F32)]
         t += ffn(i, E, FF)
+    return kvs, t
+
+
+def qwen2moe():
+    E, H, KV, NE, FFE, FFS, L = 64, 4, 2, 4, 32, 64, 2
+    kvs = header("qwen2moe", L, E, 128, H, KV)
+    kvs += [
+        ("qwen2moe.expert_count", T_U32, NE),
+        ("qwen2moe.expert_used_count", T_U32, 2),
+        ("qwen2moe.expert_feed_forward_length", T_U32, FFE),
+        ("qwen2moe.expert_shared_feed_forward_length", T_U32, FFS),
+    ]
+    t = ends(E)
+    for i in range(L):
+        b = "blk.%d." % i
+        t += attn(i, E, H, KV, 16, 16, bias=True)
+        t += [
+            (b + "ffn_norm.weight", [E], F32),
+            (b + "ffn_gate_inp.weight", [E, NE], F32),
+            (b + "ffn_gate_exps.weight", [E, FFE, NE], F16),
+            (b + "ffn_down_exps.weight", [FFE, E, NE], F16),
+            (b + "ffn_up_exps.weight", [E, FFE, NE], F16),
+            (b + "ffn_gate_inp_shexp.weight", [E], F32),
+            (b + "ffn_gate_shexp.weight", [E, FFS], F16),
+            (b + "ffn_down_shexp.weight", [FFS, E], F16),
+            (b + "ffn_up_shexp.weight", [E, FFS], F16),
+        ]
+    return kvs, t
+
+
+def cohere2():
+    E, FF, H, KV, L = 64, 128, 4, 2, 5
+    kvs = [k for k in header("cohere2", L, E, FF, H, KV) if "rms_epsilon" not in k[0]]
+    kvs += [
+        ("cohere2.attention.layer_norm_epsilon", T_F32, 1e-5),
+        ("cohere2.attention.sliding_window", T_U32, 256),
+        ("cohere2.logit_scale", T_F32, 0.25),
+        ("cohere2.rope.dimension_count", T_U32, 16),
+    ]
+    t = ends(E, output=False)
+    for i in range(L):
+        b = "blk.%d." % i
+        t += attn(i, E, H, KV, 16, 16) + ffn(i, E, FF)[1:]
     return kvs, t
 
 
@@ -376,6 +424,9 @@ def main():
         "qwen2": dense("qwen2", bias=True),
         "qwen3": dense("qwen3", n_layer=3, qk_norm=True),
         "qwen3moe": qwen3moe(),
+        "qwen2moe": qwen2moe(),
+        "gemma": gemma("gemma", 2, 0, False),
+        "cohere2": cohere2(),
         "gemma2": gemma("gemma2", 4, 256, False),
         "gemma3": gemma("gemma3", 8, 256, True),
         "phi3": phi3(),

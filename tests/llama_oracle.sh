@@ -59,25 +59,20 @@ settings_all="2048,1,0,f16,f16 1000,1,0,f16,f16 1500,2,1,f16,f16 700,3,0,f32,f32
 settings_q="4096,1,1,q8_0,q8_0 700,3,1,q4_0,q8_0"
 # The demo model (make demo) is a Q8_0 llama; make test builds it first.
 [ -f build/demo/tiny-llama.gguf ] || make -s build/demo/.stamp >/dev/null || exit 1
-for arch in llama qwen2 qwen3 qwen3moe gemma2 gemma3 phi3 deepseek2 mamba demo; do
+for arch in llama qwen2 qwen2moe qwen3 qwen3moe gemma gemma2 gemma3 cohere2 phi3 deepseek2 mamba demo; do
   settings=$settings_all
-  case $arch in qwen3moe | gemma2 | gemma3) settings="$settings $settings_q" ;; esac
+  case $arch in qwen3moe | gemma | gemma2 | gemma3) settings="$settings $settings_q" ;; esac
   f=build/arch/tiny-$arch.gguf
   if [ $arch = demo ]; then
     f=build/demo/tiny-llama.gguf
     settings="2048,1,0,f16,f16 2048,1,1,f16,f16 32768,1,1,f16,f16"
   fi
-  for s in $settings; do
-    IFS=, read ctx seqs fa tk tv <<EOF
-$s
-EOF
-    line=$(cd "$dir" && node llama_oracle.mjs "../../$f" "$ctx" "$seqs" "$fa" "$tk" "$tv" 2>"../llama_oracle.err") || {
-      cat build/llama_oracle.err >&2
-      echo "llama_oracle: FAILED: llama.cpp on $f $s" >&2
-      exit 1
-    }
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$ctx" "$seqs" "$fa" "$tk" "$tv" "$line"
-  done
+  lines=$(cd "$dir" && node llama_oracle.mjs "../../$f" $settings 2>"../llama_oracle.err") || {
+    cat build/llama_oracle.err >&2
+    echo "llama_oracle: FAILED: llama.cpp on $f" >&2
+    exit 1
+  }
+  echo "$lines" | sed "s|^|$f\t|"
 done > build/memory_oracle.tsv || exit 1
 /usr/bin/python3 tests/llama_oracle_test.py "$version" < build/memory_oracle.tsv > "$out.tmp" || exit 1
 mv "$out.tmp" "$out"

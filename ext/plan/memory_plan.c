@@ -17,6 +17,8 @@
 **   output    the logits buffer, n_vocab * n_seq F32
 **   compute   an estimate of the compute buffer (see mp_compute)
 **
+** Sliding windows: gemma2 (every other layer, 4096 unless the file says),
+** gemma3 (5 of 6 layers, when the file gives a window), cohere2 (3 of 4).
 ** An architecture the planner does not know gives the weights rows and
 ** NULL cache rows that say so.  Layer: plan (uses formats and base only).
 */
@@ -40,14 +42,13 @@ typedef struct mp_arch {
   int kind;             /* MP_ATTN or MP_MAMBA */
   uint32_t swa_pattern; /* layer il is SWA when il % p < p - 1; 0: no SWA */
   uint64_t swa_default; /* window when the file has none (0: no SWA then) */
-  int swa_needs_window; /* SWA only when the file sets a window > 0 */
+  int swa_needs_window; /* 1: SWA only when the file sets a window > 0; 2: the key is required */
 } mp_arch;
 
 static const mp_arch mp_archs[] = {
-    {"llama", MP_ATTN, 0, 0, 0},     {"qwen2", MP_ATTN, 0, 0, 0},
-    {"qwen2moe", MP_ATTN, 0, 0, 0},  {"qwen3", MP_ATTN, 0, 0, 0},
-    {"qwen3moe", MP_ATTN, 0, 0, 0},  {"gemma", MP_ATTN, 0, 0, 0},
-    {"gemma2", MP_ATTN, 2, 4096, 0}, {"gemma3", MP_ATTN, 6, 0, 1},
+    {"llama", MP_ATTN, 0, 0, 0},     {"qwen2", MP_ATTN, 0, 0, 0},    {"qwen2moe", MP_ATTN, 0, 0, 0},
+    {"qwen3", MP_ATTN, 0, 0, 0},     {"qwen3moe", MP_ATTN, 0, 0, 0}, {"gemma", MP_ATTN, 0, 0, 0},
+    {"gemma2", MP_ATTN, 2, 4096, 0}, {"gemma3", MP_ATTN, 6, 0, 1},   {"cohere2", MP_ATTN, 4, 0, 2},
     {"phi3", MP_ATTN, 0, 0, 0}, /* llama.cpp disables phi3's SWA */
     {"deepseek2", MP_ATTN, 0, 0, 0}, {"mamba", MP_MAMBA, 0, 0, 0},
 };
@@ -293,7 +294,8 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
   }
   if (mp_uint(x, "attention.key_length", 0, n_embd / head[0], &hk, NULL) != 0 ||
       mp_uint(x, "attention.value_length", 0, n_embd / head[0], &hv, NULL) != 0 ||
-      mp_uint(x, "attention.sliding_window", 0, a->swa_default, &n_swa, &found_swa) != 0 ||
+      mp_uint(x, "attention.sliding_window", a->swa_needs_window == 2, a->swa_default, &n_swa,
+              &found_swa) != 0 ||
       mp_uint(x, "attention.key_length_mla", 0, 0, &kmla, NULL) != 0 ||
       mp_uint(x, "attention.value_length_mla", 0, 0, &vmla, NULL) != 0)
     goto done;
