@@ -3,7 +3,7 @@
 
 Each file has the tensor names and shapes llama.cpp's loader expects for its
 architecture (llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3,
-cohere2, phi3, deepseek2, mamba), small dimensions, random weights (F16
+cohere2, deci, phi3, deepseek2, mamba), small dimensions, random weights (F16
 matrices, F32 vectors) and a 272-token SPM vocabulary (the 256 byte tokens
 included), so that llama.cpp (the memory oracle, tests/llama_oracle.sh)
 loads them and prints its buffer sizes.  Plus files for the planner's own
@@ -260,6 +260,28 @@ def cohere2():
     return kvs, t
 
 
+def deci():
+    """Nemotron-NAS: head_count_kv per layer, a layer with linear attention
+    (head_count_kv 0: no cache) and one with 4 KV heads."""
+    E, FF, H, L = 64, 128, 4, 3
+    kv_heads = [2, 0, 4]
+    kvs = [k for k in header("deci", L, E, FF, H, 2) if not k[0].endswith("head_count_kv")]
+    kvs += [
+        ("deci.attention.head_count_kv", T_ARR, (T_I32, kv_heads)),
+        ("deci.rope.dimension_count", T_U32, 16),
+        ("deci.vocab_size", T_U32, N_VOCAB),
+    ]
+    t = ends(E)
+    for i in range(L):
+        b = "blk.%d." % i
+        if kv_heads[i] == 0:
+            t += [(b + "attn_norm.weight", [E], F32), (b + "attn_output.weight", [E, E], F16)]
+        else:
+            t += attn(i, E, H, kv_heads[i], 16, 16)
+        t += ffn(i, E, FF)
+    return kvs, t
+
+
 def phi3():
     E, FF, H, KV, L = 64, 128, 4, 4, 2
     kvs = header("phi3", L, E, FF, H, KV)
@@ -427,6 +449,7 @@ def main():
         "qwen2moe": qwen2moe(),
         "gemma": gemma("gemma", 2, 0, False),
         "cohere2": cohere2(),
+        "deci": deci(),
         "gemma2": gemma("gemma2", 4, 256, False),
         "gemma3": gemma("gemma3", 8, 256, True),
         "phi3": phi3(),

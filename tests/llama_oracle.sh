@@ -59,7 +59,7 @@ settings_all="2048,1,0,f16,f16 1000,1,0,f16,f16 1500,2,1,f16,f16 700,3,0,f32,f32
 settings_q="4096,1,1,q8_0,q8_0 700,3,1,q4_0,q8_0"
 # The demo model (make demo) is a Q8_0 llama; make test builds it first.
 [ -f build/demo/tiny-llama.gguf ] || make -s build/demo/.stamp >/dev/null || exit 1
-for arch in llama qwen2 qwen2moe qwen3 qwen3moe gemma gemma2 gemma3 cohere2 phi3 deepseek2 mamba demo; do
+for arch in llama qwen2 qwen2moe qwen3 qwen3moe gemma gemma2 gemma3 cohere2 deci phi3 deepseek2 mamba demo; do
   settings=$settings_all
   case $arch in qwen3moe | gemma | gemma2 | gemma3) settings="$settings $settings_q" ;; esac
   f=build/arch/tiny-$arch.gguf

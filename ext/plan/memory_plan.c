@@ -46,11 +46,13 @@ typedef struct mp_arch {
 } mp_arch;
 
 static const mp_arch mp_archs[] = {
-    {"llama", MP_ATTN, 0, 0, 0},     {"qwen2", MP_ATTN, 0, 0, 0},    {"qwen2moe", MP_ATTN, 0, 0, 0},
-    {"qwen3", MP_ATTN, 0, 0, 0},     {"qwen3moe", MP_ATTN, 0, 0, 0}, {"gemma", MP_ATTN, 0, 0, 0},
-    {"gemma2", MP_ATTN, 2, 4096, 0}, {"gemma3", MP_ATTN, 6, 0, 1},   {"cohere2", MP_ATTN, 4, 0, 2},
-    {"phi3", MP_ATTN, 0, 0, 0}, /* llama.cpp disables phi3's SWA */
-    {"deepseek2", MP_ATTN, 0, 0, 0}, {"mamba", MP_MAMBA, 0, 0, 0},
+    {"llama", MP_ATTN, 0, 0, 0},     {"qwen2", MP_ATTN, 0, 0, 0},
+    {"qwen2moe", MP_ATTN, 0, 0, 0},  {"qwen3", MP_ATTN, 0, 0, 0},
+    {"qwen3moe", MP_ATTN, 0, 0, 0},  {"gemma", MP_ATTN, 0, 0, 0},
+    {"gemma2", MP_ATTN, 2, 4096, 0}, {"gemma3", MP_ATTN, 6, 0, 1},
+    {"cohere2", MP_ATTN, 4, 0, 2},   {"phi3", MP_ATTN, 0, 0, 0}, /* llama.cpp disables phi3's SWA */
+    {"deci", MP_ATTN, 0, 0, 0},      {"deepseek2", MP_ATTN, 0, 0, 0},
+    {"mamba", MP_MAMBA, 0, 0, 0},
 };
 
 /* The planner's working state. */
@@ -333,7 +335,7 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
   }
   x->known_compute = 1;
   /* Without flash attention V is stored transposed, every layer as wide as
-  ** the widest. */
+  ** the widest, even one without KV heads (head_count_kv 0: no K). */
   for (il = 0; il < x->n_layer; il++) {
     uint64_t w;
     if (wt_mul(hv, head_kv[il], &w) != 0) {
@@ -349,12 +351,6 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
     char where[64];
     if (mp_weights(x, (int64_t)il) != 0)
       goto done;
-    if (head_kv[il] == 0) { /* a layer without attention keeps no cache */
-      if (mp_row(x, (int64_t)il, "k_cache", 1, 0, "no KV: head_count_kv is 0") != 0 ||
-          mp_row(x, (int64_t)il, "v_cache", 1, 0, "no KV: head_count_kv is 0") != 0)
-        goto done;
-      continue;
-    }
     if (wt_mul(hk, head_kv[il], &nk) != 0) {
       wt_fail(x->err, "key_length * head_count_kv overflows 64 bits");
       goto done;
