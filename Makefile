@@ -32,9 +32,10 @@ FORMATS_SRC := $(sort $(wildcard ext/formats/*.c))
 DECODE_SRC  := $(sort $(wildcard ext/decode/*.c))
 IO_SRC      := $(sort $(wildcard ext/io/*.c))
 REPORT_SRC  := $(sort $(wildcard ext/report/*.c))
+PLAN_SRC    := $(sort $(wildcard ext/plan/*.c))
 SQL_SRC     := $(sort $(wildcard ext/sql/*.c)) ext/weights.c
 PARSER_SRC  := $(BASE_SRC) $(FORMATS_SRC)
-EXT_SRC     := $(PARSER_SRC) $(DECODE_SRC) $(IO_SRC) $(REPORT_SRC) $(SQL_SRC)
+EXT_SRC     := $(PARSER_SRC) $(DECODE_SRC) $(IO_SRC) $(PLAN_SRC) $(REPORT_SRC) $(SQL_SRC)
 EXT_HDR     := $(wildcard ext/*/*.h)
 
 # One object per source, with its header dependencies (-MMD), so that
@@ -132,6 +133,11 @@ $(BUILD)/demo/.stamp: $(BUILD)/gen_model
 # Generated test files: rewritten whenever a generator changes.
 testdata: $(BUILD)/testdata/.stamp
 
+# The memory planner's models, one per architecture (tests/memory*.test).
+$(BUILD)/arch/.stamp: tests/gen_arch_gguf.py
+	/usr/bin/python3 tests/gen_arch_gguf.py $(BUILD)/arch
+	touch $@
+
 $(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf tests/gen_trees.sh tests/gen_hf_cache.py
 	rm -rf $(BUILD)/testdata
 	mkdir -p $(BUILD)/testdata/safetensors $(BUILD)/testdata/gguf
@@ -147,7 +153,7 @@ deps:
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
 
-demo-run: $(MODULE) $(BUILD)/demo/.stamp
+demo-run: $(MODULE) $(BUILD)/demo/.stamp $(BUILD)/arch/.stamp
 	sqlite3 -bail -cmd '.load ./$(BUILD)/weights' :memory: < sql/demo.sql
 	sqlite3 -bail -cmd '.load ./$(BUILD)/weights' :memory: \
 	  "SELECT weights_report('$(BUILD)/demo/tiny-llama.gguf')" > $(BUILD)/demo/report.html
@@ -183,7 +189,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/arch/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
@@ -205,6 +211,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	sh tests/report_test.sh $(MODULE)
 	/usr/bin/python3 tests/check_readme.py README.md
 	MAKE='$(MAKE)' sh tests/install_test.sh $(MODULE)
+	sh tests/llama_oracle.sh --check
 	@echo "== every test under AddressSanitizer + UBSan"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 sh tests/logged.sh $(LOGS)/slt-asan.log \
 	  $(BUILD)/asan/slt -e $(BUILD)/asan/weights.so $(SLT_TESTS)

@@ -1,0 +1,591 @@
+/*
+** memory_plan.c: the memory planner behind gguf_memory() (memory_plan.h).
+**
+** It reproduces what llama.cpp allocates when it loads a GGUF on the CPU
+** with mmap (the ggml-org/llama.cpp of late 2025, as checked against its
+** log in tests/memory_oracle.test):
+**
+**   weights   the bytes of the tensors of each layer (blk.N.*), and of the
+**             others (token_embd, output, output_norm, ...)
+**   k_cache   per layer with attention: row_size(type_k, key_length *
+**   v_cache   head_count_kv(il)) * cells * streams, likewise for V with
+**             value_length; cells = n_ctx padded to 256 divided among the
+**             sequences, or the sliding window's cells on SWA layers; MLA
+**             (deepseek2) keeps the latent in K and has no V cache
+**   recurrent_state  mamba: r = (d_conv-1)(d_inner + 2 n_group d_state)
+**             and s = d_state d_inner F32 values per sequence and layer
+**   output    the logits buffer, n_vocab * n_seq F32
+**   compute   an estimate of the compute buffer (see mp_compute)
+**
+** Sliding windows: gemma2 (every other layer, 4096 unless the file says),
+** gemma3 (5 of 6 layers, when the file gives a window), cohere2 (3 of 4).
+** An architecture the planner does not know gives the weights rows and
+** NULL cache rows that say so.  Layer: plan (uses formats and base only).
+*/
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/ggml_type.h"
+#include "formats/gguf_value.h"
+#include "memory_plan.h"
+
+#define MP_PAD        256   /* llama.cpp pads the context to this many cells */
+#define MP_MAX_LAYERS 65536 /* more layers than any model: hostile metadata */
+
+enum { MP_ATTN = 1, MP_MAMBA };
+
+/* What the planner knows of an architecture. */
+typedef struct mp_arch {
+  const char *name;
+  int kind;             /* MP_ATTN or MP_MAMBA */
+  uint32_t swa_pattern; /* layer il is SWA when il % p < p - 1; 0: no SWA */
+  uint64_t swa_default; /* window when the file has none (0: no SWA then) */
+  int swa_needs_window; /* 1: SWA only when the file sets a window > 0; 2: the key is required */
+} mp_arch;
+
+static const mp_arch mp_archs[] = {
+    {"llama", MP_ATTN, 0, 0, 0},     {"qwen2", MP_ATTN, 0, 0, 0},
+    {"qwen2moe", MP_ATTN, 0, 0, 0},  {"qwen3", MP_ATTN, 0, 0, 0},
+    {"qwen3moe", MP_ATTN, 0, 0, 0},  {"gemma", MP_ATTN, 0, 0, 0},
+    {"gemma2", MP_ATTN, 2, 4096, 0}, {"gemma3", MP_ATTN, 6, 0, 1},
+    {"cohere2", MP_ATTN, 4, 0, 2},   {"phi3", MP_ATTN, 0, 0, 0}, /* llama.cpp disables phi3's SWA */
+    {"deci", MP_ATTN, 0, 0, 0},      {"deepseek2", MP_ATTN, 0, 0, 0},
+    {"mamba", MP_MAMBA, 0, 0, 0},
+};
+
+/* The planner's working state. */
+typedef struct mp_ctx {
+  const wt_model *m;
+  const unsigned char *data; /* where the metadata values are read */
+  wt_str arch;
+  uint64_t n_layer;
+  wt_mem_plan *plan;
+  wt_error *err;
+  uint64_t *w, *nw;  /* weights bytes and tensor counts per layer, then outside */
+  uint64_t n_tokens; /* tokens of the graph llama.cpp reserves: min(n_ctx, n_ubatch) */
+  uint64_t attn;     /* compute: bytes of the attention stage (masks and scores) */
+  uint64_t act;      /* compute: F32 activations per token besides them */
+  int known_compute; /* 0 when the architecture is unknown */
+} mp_ctx;
+
+/* ---- reading metadata ---- */
+
+/* The entry named "{arch}.suffix" (or exactly suffix when global), or NULL. */
+static const wt_meta *mp_find(mp_ctx *x, const char *suffix, int global) {
+  size_t ns = strlen(suffix), i;
+  for (i = 0; i < x->m->n_meta; i++) {
+    const wt_meta *kv = &x->m->meta[i];
+    if (global) {
+      if (kv->key.n == ns && memcmp(kv->key.p, suffix, ns) == 0)
+        return kv;
+    } else if (kv->key.n == x->arch.n + 1 + ns && memcmp(kv->key.p, x->arch.p, x->arch.n) == 0 &&
+               kv->key.p[x->arch.n] == '.' && memcmp(kv->key.p + x->arch.n + 1, suffix, ns) == 0) {
+      return kv;
+    }
+  }
+  return NULL;
+}
+
+/* Read one unsigned integer of type t at cursor c into *v. */
+static int mp_read_uint(mp_ctx *x, gguf_cursor *c, uint32_t t, const char *key, uint64_t *v) {
+  gguf_scalar s;
+  if (t == GGUF_TYPE_BOOL || t == GGUF_TYPE_STRING || t == GGUF_TYPE_FLOAT32 ||
+      t == GGUF_TYPE_FLOAT64 || t == GGUF_TYPE_ARRAY)
+    return wt_fail(x->err, "key '%.*s.%s' is a %s, not an integer", (int)x->arch.n, x->arch.p, key,
+                   gguf_type_name(t) ? gguf_type_name(t) : "bad type");
+  if (gguf_read_scalar(c, t, &s) != 0)
+    return wt_fail(x->err, "key '%.*s.%s' runs past the end of the header", (int)x->arch.n,
+                   x->arch.p, key);
+  if (s.kind == GGUF_SCALAR_BIGUINT) {
+    *v = s.u;
+  } else if (s.i < 0) {
+    return wt_fail(x->err, "key '%.*s.%s' is negative (%lld)", (int)x->arch.n, x->arch.p, key,
+                   (long long)s.i);
+  } else {
+    *v = (uint64_t)s.i;
+  }
+  return 0;
+}
+
+/* The scalar integer "{arch}.key" into *v; when absent, *v = dflt, or an
+** error naming the key when required.  *found says whether it was there. */
+static int mp_uint(mp_ctx *x, const char *key, int required, uint64_t dflt, uint64_t *v,
+                   int *found) {
+  const wt_meta *kv = mp_find(x, key, 0);
+  gguf_cursor c;
+  if (found)
+    *found = kv != NULL;
+  if (kv == NULL) {
+    if (required)
+      return wt_fail(x->err, "the memory planner needs key '%.*s.%s', which the file lacks",
+                     (int)x->arch.n, x->arch.p, key);
+    *v = dflt;
+    return 0;
+  }
+  gguf_cursor_init(&c, x->m, x->data, kv);
+  return mp_read_uint(x, &c, kv->type, key, v);
+}
+
+/* "{arch}.key" for every layer, as llama.cpp's get_key_or_arr reads it: a
+** scalar for all layers, or an integer array of exactly n_layer elements.
+** Absent: every layer gets dflt[il] (dflt NULL: an error). */
+static int mp_per_layer(mp_ctx *x, const char *key, const uint64_t *dflt, uint64_t *out) {
+  const wt_meta *kv = mp_find(x, key, 0);
+  gguf_cursor c;
+  uint64_t il, v;
+  if (kv == NULL) {
+    if (dflt == NULL)
+      return wt_fail(x->err, "the memory planner needs key '%.*s.%s', which the file lacks",
+                     (int)x->arch.n, x->arch.p, key);
+    memcpy(out, dflt, (size_t)x->n_layer * sizeof(*out));
+    return 0;
+  }
+  gguf_cursor_init(&c, x->m, x->data, kv);
+  if (kv->type != GGUF_TYPE_ARRAY) {
+    if (mp_read_uint(x, &c, kv->type, key, &v) != 0)
+      return -1;
+    for (il = 0; il < x->n_layer; il++)
+      out[il] = v;
+    return 0;
+  }
+  if (kv->count != x->n_layer)
+    return wt_fail(x->err, "key '%.*s.%s' is an array of %llu elements; block_count is %llu",
+                   (int)x->arch.n, x->arch.p, key, (unsigned long long)kv->count,
+                   (unsigned long long)x->n_layer);
+  for (il = 0; il < x->n_layer; il++)
+    if (mp_read_uint(x, &c, kv->elem_type, key, &out[il]) != 0)
+      return -1;
+  return 0;
+}
+
+/* ---- rows ---- */
+
+/* Append a row; detail is printf-style. */
+static int mp_row(mp_ctx *x, int64_t layer, const char *part, int known, uint64_t nbytes,
+                  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static int mp_row(mp_ctx *x, int64_t layer, const char *part, int known, uint64_t nbytes,
+                  const char *fmt, ...) {
+  wt_mem_plan *p = x->plan;
+  wt_mem_row *r;
+  va_list ap;
+  if (p->n_rows == p->cap) {
+    size_t cap = p->cap ? p->cap * 2 : 64;
+    wt_mem_row *rows = realloc(p->rows, cap * sizeof(*rows));
+    if (rows == NULL)
+      return wt_fail(x->err, "out of memory");
+    p->rows = rows;
+    p->cap = cap;
+  }
+  r = &p->rows[p->n_rows++];
+  r->layer = layer;
+  r->part = part;
+  r->known = known;
+  r->nbytes = known ? nbytes : 0;
+  va_start(ap, fmt);
+  vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+/* Bytes of n values of ggml type t (a row of a cache), checked. */
+static int mp_row_size(mp_ctx *x, int64_t t, uint64_t n, uint64_t *out) {
+  const ggml_type_info *ti = ggml_type_get(t);
+  if (ti == NULL || ti->block_size == 0 || ti->removed)
+    return wt_fail(x->err, "cache type %lld is not a ggml type llama.cpp can use", (long long)t);
+  if (n % ti->block_size != 0)
+    return wt_fail(x->err, "a cache row of %llu values is not a whole number of %s blocks (%u)",
+                   (unsigned long long)n, ti->name, ti->block_size);
+  if (wt_mul(n / ti->block_size, ti->type_size, out) != 0)
+    return wt_fail(x->err, "a cache row of %llu values overflows", (unsigned long long)n);
+  return 0;
+}
+
+/* Multiply a, b, c into *out; an error naming what when it overflows. */
+static int mp_mul3(mp_ctx *x, uint64_t a, uint64_t b, uint64_t c, const char *what, uint64_t *out) {
+  uint64_t ab;
+  *out = 0;
+  if (wt_mul(a, b, &ab) != 0 || wt_mul(ab, c, out) != 0)
+    return wt_fail(x->err, "the size of %s overflows 64 bits", what);
+  return 0;
+}
+
+/* The compute estimate's activations per token: 4 wide + 2 n_embd F32. */
+static int mp_activations(mp_ctx *x, uint64_t wide, uint64_t n_embd) {
+  uint64_t e;
+  if (mp_mul3(x, wide, 4, 1, "the activations", &x->act) != 0 ||
+      mp_mul3(x, n_embd, 2, 1, "the activations", &e) != 0)
+    return -1;
+  if (wt_add(x->act, e, &x->act) != 0)
+    return wt_fail(x->err, "the size of the activations overflows 64 bits");
+  return 0;
+}
+
+/* The layer of a tensor named "blk.N....", or -1. */
+static int64_t mp_tensor_layer(const wt_tensor *t) {
+  const char *p = t->name.p;
+  size_t n = t->name.n, i = 4;
+  int64_t v = 0;
+  if (n < 6 || memcmp(p, "blk.", 4) != 0 || p[4] < '0' || p[4] > '9')
+    return -1;
+  while (i < n && p[i] >= '0' && p[i] <= '9' && v < MP_MAX_LAYERS)
+    v = v * 10 + (p[i++] - '0');
+  return i < n && p[i] == '.' && v < MP_MAX_LAYERS ? v : -1;
+}
+
+/* Add up the tensors' bytes per layer (blk.N.*, N < n_layer) and outside
+** the layers, in one pass: x->w[il] and x->nw[il], index n_layer for the
+** rest. */
+static int mp_sum_weights(mp_ctx *x) {
+  size_t i;
+  char q[WT_QUOTE_SIZE];
+  x->w = calloc((size_t)(x->n_layer + 1) * 2, sizeof(*x->w));
+  if (x->w == NULL)
+    return wt_fail(x->err, "out of memory");
+  x->nw = x->w + x->n_layer + 1;
+  for (i = 0; i < x->m->n_tensors; i++) {
+    const wt_tensor *t = &x->m->tensors[i];
+    int64_t tl = mp_tensor_layer(t);
+    uint64_t k = tl >= 0 && (uint64_t)tl < x->n_layer ? (uint64_t)tl : x->n_layer;
+    if (!t->nbytes_known)
+      return wt_fail(x->err, "tensor %s has a type no table knows, so its size is unknown",
+                     wt_quote(q, sizeof(q), t->name.p, t->name.n));
+    if (wt_add(x->w[k], t->nbytes, &x->w[k]) != 0)
+      return wt_fail(x->err, "the weights overflow 64 bits");
+    x->nw[k]++;
+  }
+  return 0;
+}
+
+/* The weights row of layer il, or of the tensors outside the layers (-1). */
+static int mp_weights(mp_ctx *x, int64_t il) {
+  uint64_t k = il >= 0 ? (uint64_t)il : x->n_layer;
+  if (il >= 0)
+    return mp_row(x, il, "weights", 1, x->w[k], "%llu tensors blk.%lld.*",
+                  (unsigned long long)x->nw[k], (long long)il);
+  return mp_row(x, -1, "weights", 1, x->w[k],
+                "%llu tensors outside the layers (token_embd, output, ...)",
+                (unsigned long long)x->nw[k]);
+}
+
+/* ---- caches ---- */
+
+static uint64_t mp_pad(uint64_t v, uint64_t p) {
+  return (v + p - 1) / p * p;
+}
+
+/* The K and V cache rows of an attention model. */
+static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t n_ctx) {
+  uint64_t n_embd, *head, *head_kv, hk, hv, n_swa, cells, swa_cells, il, v_max = 0;
+  uint64_t kmla = 0, vmla = 0, wide;
+  const ggml_type_info *tk = ggml_type_get(s->type_k), *tv = ggml_type_get(s->type_v);
+  int found_swa, mla, rc = -1;
+  if (mp_uint(x, "embedding_length", 1, 0, &n_embd, NULL) != 0)
+    return -1;
+  head = calloc((size_t)x->n_layer * 2, sizeof(*head));
+  if (head == NULL)
+    return wt_fail(x->err, "out of memory");
+  head_kv = head + x->n_layer;
+  if (mp_per_layer(x, "attention.head_count", NULL, head) != 0 ||
+      mp_per_layer(x, "attention.head_count_kv", head, head_kv) != 0)
+    goto done;
+  if (head[0] == 0) {
+    wt_fail(x->err, "key '%.*s.attention.head_count' is 0 for layer 0", (int)x->arch.n, x->arch.p);
+    goto done;
+  }
+  if (mp_uint(x, "attention.key_length", 0, n_embd / head[0], &hk, NULL) != 0 ||
+      mp_uint(x, "attention.value_length", 0, n_embd / head[0], &hv, NULL) != 0 ||
+      mp_uint(x, "attention.sliding_window", a->swa_needs_window == 2, a->swa_default, &n_swa,
+              &found_swa) != 0 ||
+      mp_uint(x, "attention.key_length_mla", 0, 0, &kmla, NULL) != 0 ||
+      mp_uint(x, "attention.value_length_mla", 0, 0, &vmla, NULL) != 0)
+    goto done;
+  /* llama.cpp's is_mla(): the decompression head sizes are given. */
+  mla = kmla != 0 && vmla != 0;
+  if (a->swa_pattern == 0 || (a->swa_needs_window && (!found_swa || n_swa == 0)))
+    n_swa = 0;
+  /* Cells per stream: n_ctx padded, shared among the sequences (streams). */
+  cells = mp_pad(n_ctx / s->n_seq, MP_PAD);
+  if (wt_add(n_swa, s->n_ubatch, &swa_cells) != 0 || swa_cells > UINT64_MAX - MP_PAD) {
+    wt_fail(x->err, "the sliding window %llu overflows", (unsigned long long)n_swa);
+    goto done;
+  }
+  swa_cells = mp_pad(swa_cells, MP_PAD);
+  if (swa_cells > cells)
+    swa_cells = cells;
+  /* Compute buffer: the masks (F32, F16 with FA) of the dense and the SWA
+  ** cells and, without FA, the scores of one layer (F32, n_head per token
+  ** and cell); activations about 2 n_embd + 4 n_head key_length floats a
+  ** token.  (cells and n_tokens are below 2^40, so their sum is too.) */
+  if (mp_mul3(x, cells + (n_swa ? swa_cells : 0), x->n_tokens, s->flash_attn ? 2 : 4, "the masks",
+              &x->attn) != 0 ||
+      mp_mul3(x, head[0], hk, 1, "the activations", &wide) != 0 ||
+      mp_activations(x, wide, n_embd) != 0)
+    goto done;
+  if (!s->flash_attn) {
+    uint64_t kq;
+    if (mp_mul3(x, cells, x->n_tokens, head[0], "the attention scores", &kq) != 0 ||
+        mp_mul3(x, kq, 4, 1, "the attention scores", &kq) != 0)
+      goto done;
+    if (wt_add(x->attn, kq, &x->attn) != 0) {
+      wt_fail(x->err, "the size of the attention stage overflows 64 bits");
+      goto done;
+    }
+  }
+  x->known_compute = 1;
+  /* Without flash attention V is stored transposed, every layer as wide as
+  ** the widest, even one without KV heads (head_count_kv 0: no K). */
+  for (il = 0; il < x->n_layer; il++) {
+    uint64_t w;
+    if (wt_mul(hv, head_kv[il], &w) != 0) {
+      wt_fail(x->err, "value_length * head_count_kv overflows 64 bits");
+      goto done;
+    }
+    if (w > v_max)
+      v_max = w;
+  }
+  for (il = 0; il < x->n_layer; il++) {
+    int swa = n_swa != 0 && il % a->swa_pattern < a->swa_pattern - 1;
+    uint64_t c = swa ? swa_cells : cells, nk, nv, rk = 0, rv = 0, kb = 0, vb = 0;
+    char where[64];
+    if (mp_weights(x, (int64_t)il) != 0)
+      goto done;
+    if (wt_mul(hk, head_kv[il], &nk) != 0) {
+      wt_fail(x->err, "key_length * head_count_kv overflows 64 bits");
+      goto done;
+    }
+    nv = s->flash_attn ? hv * head_kv[il] : v_max;
+    if (mp_row_size(x, s->type_k, nk, &rk) != 0 || mp_row_size(x, s->type_v, nv, &rv) != 0 ||
+        mp_mul3(x, rk, c, s->n_seq, "the K cache", &kb) != 0 ||
+        mp_mul3(x, rv, c, s->n_seq, "the V cache", &vb) != 0)
+      goto done;
+    if (swa)
+      snprintf(where, sizeof(where), ", sliding window %llu", (unsigned long long)n_swa);
+    else
+      where[0] = 0;
+    if (mp_row(x, (int64_t)il, "k_cache", 1, kb, "%s, %llu cells x %llu streams, %llu values%s%s",
+               tk->name, (unsigned long long)c, (unsigned long long)s->n_seq,
+               (unsigned long long)nk, where, mla ? ", MLA latent + rope" : "") != 0)
+      goto done;
+    if (mla)
+      rc = mp_row(x, (int64_t)il, "v_cache", 1, 0,
+                  "none, %llu cells x %llu streams: MLA reads V from the K cache%s",
+                  (unsigned long long)c, (unsigned long long)s->n_seq, where);
+    else
+      rc = mp_row(x, (int64_t)il, "v_cache", 1, vb, "%s, %llu cells x %llu streams, %llu values%s",
+                  tv->name, (unsigned long long)c, (unsigned long long)s->n_seq,
+                  (unsigned long long)nv, where);
+    if (rc != 0)
+      goto done;
+  }
+  rc = 0;
+done:
+  free(head);
+  return rc;
+}
+
+/* The recurrent state rows of a mamba model: r (conv) and s (ssm), F32. */
+static int mp_mamba(mp_ctx *x, const wt_mem_settings *s) {
+  uint64_t d_conv, d_inner, d_state, n_group, r = 0, sv = 0, t = 0, il, cells = s->n_seq;
+  if (mp_uint(x, "ssm.conv_kernel", 1, 0, &d_conv, NULL) != 0 ||
+      mp_uint(x, "ssm.inner_size", 1, 0, &d_inner, NULL) != 0 ||
+      mp_uint(x, "ssm.state_size", 1, 0, &d_state, NULL) != 0 ||
+      mp_uint(x, "ssm.group_count", 0, 0, &n_group, NULL) != 0)
+    return -1;
+  if (d_conv == 0)
+    return wt_fail(x->err, "key '%.*s.ssm.conv_kernel' is 0", (int)x->arch.n, x->arch.p);
+  if (mp_mul3(x, 2, n_group, d_state, "the conv state", &t) != 0 || wt_add(t, d_inner, &t) != 0 ||
+      mp_mul3(x, d_conv - 1, t, 4, "the conv state", &r) != 0 ||
+      mp_mul3(x, r, cells, 1, "the conv state", &r) != 0 ||
+      mp_mul3(x, d_state, d_inner, 4, "the ssm state", &sv) != 0 ||
+      mp_mul3(x, sv, cells, 1, "the ssm state", &sv) != 0)
+    return wt_fail(x->err, "the recurrent state overflows 64 bits");
+  /* compute: the scan's activations, about 4 d_inner + 2 n_embd a token */
+  if (mp_uint(x, "embedding_length", 1, 0, &t, NULL) != 0 || mp_activations(x, d_inner, t) != 0)
+    return -1;
+  x->known_compute = 1;
+  for (il = 0; il < x->n_layer; il++)
+    if (mp_weights(x, (int64_t)il) != 0 ||
+        mp_row(x, (int64_t)il, "recurrent_state", 1, r, "r (conv) F32, %llu cells",
+               (unsigned long long)cells) != 0 ||
+        mp_row(x, (int64_t)il, "recurrent_state", 1, sv, "s (ssm) F32, %llu cells",
+               (unsigned long long)cells) != 0)
+      return -1;
+  return 0;
+}
+
+/* n_vocab: "{arch}.vocab_size", else the number of tokens. */
+static int mp_vocab(mp_ctx *x, uint64_t *n_vocab) {
+  const wt_meta *kv;
+  int found;
+  if (mp_uint(x, "vocab_size", 0, 0, n_vocab, &found) != 0)
+    return -1;
+  if (found)
+    return 0;
+  kv = mp_find(x, "tokenizer.ggml.tokens", 1);
+  if (kv == NULL || kv->type != GGUF_TYPE_ARRAY)
+    return wt_fail(x->err, "the memory planner needs '%.*s.vocab_size' or 'tokenizer.ggml.tokens'",
+                   (int)x->arch.n, x->arch.p);
+  *n_vocab = kv->count;
+  return 0;
+}
+
+/* The compute row: an estimate of the buffer llama.cpp's graph allocator
+** reserves for a prompt of n_tokens tokens, all of them outputs.  Its peak
+** is either the attention stage or the output stage (the logits, n_vocab
+** F32 per token), whichever is larger, plus the activations. */
+static int mp_compute(mp_ctx *x, uint64_t n_vocab) {
+  uint64_t logits, act, peak;
+  if (!x->known_compute)
+    return mp_row(x, -1, "compute", 0, 0, "unknown for this architecture");
+  if (mp_mul3(x, n_vocab, x->n_tokens, 4, "the logits", &logits) != 0 ||
+      mp_mul3(x, x->act, x->n_tokens, 4, "the activations", &act) != 0)
+    return -1;
+  peak = logits > x->attn ? logits : x->attn;
+  if (wt_add(peak, act, &peak) != 0)
+    return wt_fail(x->err, "the compute buffer overflows 64 bits");
+  return mp_row(x, -1, "compute", 1, peak,
+                "estimate: max(attention %llu, logits %llu) + activations %llu, %llu tokens",
+                (unsigned long long)x->attn, (unsigned long long)logits, (unsigned long long)act,
+                (unsigned long long)x->n_tokens);
+}
+
+/* A later part of a split GGUF (gguf-split writes the metadata into the
+** first part only): the weights rows of the tensors it holds. */
+static int mp_split_part(mp_ctx *x) {
+  uint64_t il;
+  size_t i;
+  for (i = 0; i < x->m->n_tensors; i++) {
+    int64_t tl = mp_tensor_layer(&x->m->tensors[i]);
+    if (tl >= 0 && (uint64_t)tl >= x->n_layer)
+      x->n_layer = (uint64_t)tl + 1;
+  }
+  if (mp_sum_weights(x) != 0)
+    goto fail;
+  for (il = 0; il < x->n_layer; il++)
+    if (x->nw[il] != 0 && mp_weights(x, (int64_t)il) != 0)
+      goto fail;
+  if (x->nw[x->n_layer] != 0 && mp_weights(x, -1) != 0)
+    goto fail;
+  free(x->w);
+  return 0;
+fail:
+  free(x->w);
+  wt_mem_plan_free(x->plan);
+  return -1;
+}
+
+/* ---- the plan ---- */
+
+void wt_mem_settings_default(wt_mem_settings *s) {
+  memset(s, 0, sizeof(*s));
+  s->type_k = s->type_v = 1; /* F16 */
+  s->n_seq = 1;
+  s->n_ubatch = 512;
+}
+
+/* The architecture named in general.architecture. */
+static int mp_arch_name(mp_ctx *x) {
+  const wt_meta *kv = mp_find(x, "general.architecture", 1);
+  gguf_cursor c;
+  gguf_scalar v;
+  if (kv == NULL || kv->type != GGUF_TYPE_STRING)
+    return wt_fail(x->err, "the memory planner needs the string key 'general.architecture'");
+  gguf_cursor_init(&c, x->m, x->data, kv);
+  if (gguf_read_scalar(&c, GGUF_TYPE_STRING, &v) != 0)
+    return wt_fail(x->err, "key 'general.architecture' runs past the end of the header");
+  x->arch = v.s;
+  return 0;
+}
+
+/* The rows of an architecture the planner does not know: its weights, and
+** caches and compute unknown (NULL), saying so rather than guessing. */
+static int mp_unknown(mp_ctx *x) {
+  char q[WT_QUOTE_SIZE];
+  uint64_t il;
+  for (il = 0; il < x->n_layer; il++)
+    if (mp_weights(x, (int64_t)il) != 0)
+      return -1;
+  wt_quote(q, sizeof(q), x->arch.p, x->arch.n);
+  if (mp_row(x, -1, "k_cache", 0, 0, "unknown: the planner does not know architecture %s", q) != 0)
+    return -1;
+  return mp_row(x, -1, "v_cache", 0, 0, "unknown: the planner does not know architecture %s", q);
+}
+
+/* The architecture's entry in mp_archs, or NULL. */
+static const mp_arch *mp_arch_find(wt_str name) {
+  size_t i;
+  for (i = 0; i < sizeof(mp_archs) / sizeof(mp_archs[0]); i++)
+    if (strlen(mp_archs[i].name) == name.n && memcmp(mp_archs[i].name, name.p, name.n) == 0)
+      return &mp_archs[i];
+  return NULL;
+}
+
+int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_settings *s,
+                   wt_mem_plan *out, wt_error *err) {
+  mp_ctx x;
+  wt_mem_settings set = *s;
+  const mp_arch *a;
+  uint64_t n_ctx, n_vocab = 0, outb = 0;
+  memset(&x, 0, sizeof(x));
+  x.m = m;
+  x.data = data;
+  x.plan = out;
+  x.err = err;
+  memset(out, 0, sizeof(*out));
+  if (m->format != WT_FORMAT_GGUF)
+    return wt_fail(err, "the memory planner reads GGUF files only");
+  if (s->n_seq == 0 || s->n_ubatch == 0)
+    return wt_fail(err, "n_seq and n_ubatch must be at least 1");
+  if (mp_find(&x, "general.architecture", 1) == NULL && mp_find(&x, "split.no", 1) != NULL)
+    return mp_split_part(&x);
+  if (mp_arch_name(&x) != 0 || mp_uint(&x, "block_count", 1, 0, &x.n_layer, NULL) != 0 ||
+      mp_uint(&x, "context_length", 1, 0, &n_ctx, NULL) != 0)
+    goto fail;
+  if (x.n_layer > MP_MAX_LAYERS) {
+    wt_fail(err, "block_count %llu is more layers than the planner accepts (%d)",
+            (unsigned long long)x.n_layer, MP_MAX_LAYERS);
+    goto fail;
+  }
+  if (s->n_ctx != 0)
+    n_ctx = s->n_ctx;
+  if (n_ctx == 0 || n_ctx > (uint64_t)1 << 40) {
+    wt_fail(err, "a context of %llu tokens is out of range (1 to 2^40)", (unsigned long long)n_ctx);
+    goto fail;
+  }
+  n_ctx = mp_pad(n_ctx, MP_PAD);
+  if (s->n_seq > n_ctx / MP_PAD) {
+    wt_fail(err, "%llu sequences do not fit in a context of %llu tokens",
+            (unsigned long long)s->n_seq, (unsigned long long)n_ctx);
+    goto fail;
+  }
+  /* llama.cpp: n_ubatch <= n_batch <= n_ctx */
+  if (set.n_ubatch > n_ctx)
+    set.n_ubatch = n_ctx;
+  x.n_tokens = set.n_ubatch;
+  a = mp_arch_find(x.arch);
+  if (mp_sum_weights(&x) != 0)
+    goto fail;
+  if (a == NULL            ? mp_unknown(&x)
+      : a->kind == MP_ATTN ? mp_attention(&x, a, &set, n_ctx)
+                           : mp_mamba(&x, &set))
+    goto fail;
+  if (mp_weights(&x, -1) != 0 || mp_vocab(&x, &n_vocab) != 0 ||
+      mp_mul3(&x, n_vocab, set.n_seq, 4, "the output buffer", &outb) != 0 ||
+      mp_row(&x, -1, "output", 1, outb, "logits: %llu tokens x %llu sequences, F32",
+             (unsigned long long)n_vocab, (unsigned long long)set.n_seq) != 0 ||
+      mp_compute(&x, n_vocab) != 0)
+    goto fail;
+  free(x.w);
+  return 0;
+fail:
+  free(x.w);
+  wt_mem_plan_free(out);
+  return -1;
+}
+
+void wt_mem_plan_free(wt_mem_plan *p) {
+  free(p->rows);
+  memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,57 @@
+/*
+** memory_plan.h: how much memory llama.cpp allocates to run a GGUF model,
+** worked out from the header alone (the SQL table gguf_memory() shows it).
+**
+** Input: a parsed GGUF model (base/model.h), the bytes its metadata values
+** live in, and the context settings (n_ctx, cache types, sequences,
+** n_ubatch, flash attention).  Output: rows (layer, part, nbytes, detail):
+** per layer its weights and its K/V cache (or recurrent state), then the
+** weights outside the layers, the output (logits) buffer and an estimate of
+** the compute buffer.  The formulas follow llama.cpp (see README "Memory
+** planner"); every size is overflow-checked, and metadata that llama.cpp
+** would refuse (a per-layer array of the wrong length or type, dimensions
+** whose product does not fit) is an error.  Pure C, no SQLite.
+*/
+#ifndef WT_MEMORY_PLAN_H
+#define WT_MEMORY_PLAN_H
+
+#include <stdint.h>
+
+#include "base/model.h"
+
+typedef struct wt_mem_settings {
+  uint64_t n_ctx;    /* tokens over all sequences; 0 = the model's context_length */
+  int64_t type_k;    /* ggml type id of the K cache (1 = F16) */
+  int64_t type_v;    /* ggml type id of the V cache */
+  uint64_t n_seq;    /* sequences (streams), >= 1 */
+  uint64_t n_ubatch; /* micro-batch, >= 1 */
+  int flash_attn;    /* 0 or 1 */
+} wt_mem_settings;
+
+/* llama.cpp's defaults: context_length, f16, 1 sequence, 512, FA off. */
+void wt_mem_settings_default(wt_mem_settings *s);
+
+#define WT_MEM_DETAIL 160
+
+typedef struct wt_mem_row {
+  int64_t layer;    /* -1: not a layer row (SQL NULL) */
+  const char *part; /* "weights", "k_cache", "v_cache", "recurrent_state", "output", "compute" */
+  uint64_t nbytes;
+  int known;                  /* 0: nbytes is unknown (SQL NULL), detail says why */
+  char detail[WT_MEM_DETAIL]; /* NUL-terminated */
+} wt_mem_row;
+
+typedef struct wt_mem_plan {
+  wt_mem_row *rows; /* malloc'd */
+  size_t n_rows, cap;
+} wt_mem_plan;
+
+/* Plan the memory of model m (a GGUF) whose metadata values are read from
+** data (the header bytes, as gguf_value.h's cursor reads them).  Returns 0
+** with *out filled (free it with wt_mem_plan_free), or -1 with err set. */
+int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_settings *s,
+                   wt_mem_plan *out, wt_error *err);
+
+void wt_mem_plan_free(wt_mem_plan *p);
+
+#endif

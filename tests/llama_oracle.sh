@@ -1,0 +1,86 @@
+#!/bin/sh
+# llama_oracle.sh [OUT]: ask llama.cpp itself how much memory it allocates
+# for the tiny models of tests/gen_arch_gguf.py, keep its figures in
+# build/memory_oracle.tsv (one line per setting) and write them, through
+# tests/llama_oracle_test.py, as the sqllogictest file OUT (default build/memory_oracle.test) that checks
+# gguf_memory() against them.  tests/memory_oracle.test is this file,
+# checked in; with --check, the script re-derives it and fails when llama.cpp
+# now says something else (run from the repository root):
+#
+#   sh tests/llama_oracle.sh --check
+#
+# llama.cpp comes from npm: node-llama-cpp $version and its prebuilt CPU
+# build @node-llama-cpp/linux-x64 (about 85 MB), installed once into
+# build/llama.  Skipped, with the reason, when node or npm is missing, the
+# registry cannot be reached or the machine is not linux-x64.  Last line:
+# "llama_oracle: N settings checked" or "llama_oracle: skipped: REASON".
+set -u
+version=3.22.1
+dir=build/llama
+check=0
+if [ "${1:-}" = --check ]; then
+  check=1
+  shift
+fi
+out=${1:-build/memory_oracle.test}
+
+for tool in node npm /usr/bin/python3; do
+  if ! command -v $tool >/dev/null 2>&1; then
+    echo "llama_oracle: skipped: $tool not found"
+    exit 0
+  fi
+done
+if [ "$(uname -sm)" != "Linux x86_64" ]; then
+  echo "llama_oracle: skipped: the prebuilt llama.cpp is for linux-x64, not $(uname -sm)"
+  exit 0
+fi
+if ! (cd "$dir" 2>/dev/null && node -e "
+    if (require('node-llama-cpp/package.json').version !== '$version') process.exit(1);
+    require.resolve('@node-llama-cpp/linux-x64/package.json');" >/dev/null 2>&1); then
+  mkdir -p "$dir"
+  echo '{"name":"llama-oracle","private":true}' > "$dir/package.json"
+  if ! (cd "$dir" && npm install --omit=optional --ignore-scripts --no-audit --no-fund \
+        "node-llama-cpp@$version" "@node-llama-cpp/linux-x64@$version") > "$dir/npm.log" 2>&1; then
+    if grep -q -E 'ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|network' "$dir/npm.log"; then
+      echo "llama_oracle: skipped: the npm registry cannot be reached ($(grep -m1 -o -E 'ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|network' "$dir/npm.log"))"
+      exit 0
+    fi
+    cat "$dir/npm.log"
+    echo "llama_oracle: FAILED: npm install node-llama-cpp@$version"
+    exit 1
+  fi
+fi
+cp tests/llama_oracle.mjs "$dir/llama_oracle.mjs"
+/usr/bin/python3 tests/gen_arch_gguf.py build/arch || exit 1
+
+# The settings: context per sequence, sequences, flash attention, K and V
+# types.  Quantized caches need head sizes that are a multiple of 32.
+settings_all="2048,1,0,f16,f16 1000,1,0,f16,f16 1500,2,1,f16,f16 700,3,0,f32,f32 600,4,1,f16,f16 8192,1,1,f16,f16"
+settings_q="4096,1,1,q8_0,q8_0 700,3,1,q4_0,q8_0"
+# The demo model (make demo) is a Q8_0 llama; make test builds it first.
+[ -f build/demo/tiny-llama.gguf ] || make -s build/demo/.stamp >/dev/null || exit 1
+for arch in llama qwen2 qwen2moe qwen3 qwen3moe gemma gemma2 gemma3 cohere2 deci phi3 deepseek2 mamba demo; do
+  settings=$settings_all
+  case $arch in qwen3moe | gemma | gemma2 | gemma3) settings="$settings $settings_q" ;; esac
+  f=build/arch/tiny-$arch.gguf
+  if [ $arch = demo ]; then
+    f=build/demo/tiny-llama.gguf
+    settings="2048,1,0,f16,f16 2048,1,1,f16,f16 32768,1,1,f16,f16"
+  fi
+  lines=$(cd "$dir" && node llama_oracle.mjs "../../$f" $settings 2>"../llama_oracle.err") || {
+    cat build/llama_oracle.err >&2
+    echo "llama_oracle: FAILED: llama.cpp on $f" >&2
+    exit 1
+  }
+  echo "$lines" | sed "s|^|$f\t|"
+done > build/memory_oracle.tsv || exit 1
+/usr/bin/python3 tests/llama_oracle_test.py "$version" < build/memory_oracle.tsv > "$out.tmp" || exit 1
+mv "$out.tmp" "$out"
+n=$(wc -l < build/memory_oracle.tsv)
+if [ $check = 1 ]; then
+  if ! diff -u tests/memory_oracle.test "$out"; then
+    echo "llama_oracle: FAILED: llama.cpp's figures differ from tests/memory_oracle.test"
+    exit 1
+  fi
+fi
+echo "llama_oracle: $n settings checked"
