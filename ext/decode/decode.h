@@ -22,10 +22,9 @@
 ** (shared/reference/quants.md): the exact value of each formula rounded
 ** once to float32.  Two ggml choices are kept: an MXFP4 scale byte of 255
 ** is 2^127 (the OCP spec says NaN), and NVFP4 gives the block value
-** without the per-tensor scale that lives in a separate tensor.  Refused
-** (wt_codec_find says why): IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S,
-** IQ1_S, IQ1_M (they need ggml's codebook grids, not carried yet), the
-** removed ids 4, 5 and 31-38, and ids no table knows.
+** without the per-tensor scale that lives in a separate tensor (the SQL
+** layer applies it).  Refused (wt_codec_find says why): the removed ids
+** 4, 5 and 31-38, and ids no table knows.
 **
 ** Nothing allocates: decoding goes through stack buffers of
 ** WT_DECODE_CHUNK values (at most about 60 KB of stack in
@@ -267,5 +266,16 @@ void wt_dec_mxfp4(const unsigned char *src, size_t n, float *out);
 void wt_dec_nvfp4(const unsigned char *src, size_t n, float *out);
 void wt_dec_q1_0(const unsigned char *src, size_t n, float *out);
 void wt_dec_q2_0(const unsigned char *src, size_t n, float *out);
+
+/* The codebook types (decode_iq.c), with the fields each swaps. */
+void wt_dec_iq2_xxs(const unsigned char *src, size_t n, float *out);
+void wt_dec_iq2_xs(const unsigned char *src, size_t n, float *out);
+void wt_dec_iq2_s(const unsigned char *src, size_t n, float *out);
+void wt_dec_iq3_xxs(const unsigned char *src, size_t n, float *out);
+void wt_dec_iq3_s(const unsigned char *src, size_t n, float *out);
+void wt_dec_iq1_s(const unsigned char *src, size_t n, float *out);
+void wt_dec_iq1_m(const unsigned char *src, size_t n, float *out);
+extern const wt_field wt_swap_iq2_xxs[], wt_swap_iq2_xs[], wt_swap_iq2_s[], wt_swap_iq3_xxs[],
+    wt_swap_iq3_s[], wt_swap_iq1_s[], wt_swap_iq1_m[];
 
 #endif
