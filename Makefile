@@ -102,11 +102,12 @@ $(BUILD)/demo/.stamp: $(BUILD)/gen_model
 # Generated test files: rewritten whenever a generator changes.
 testdata: $(BUILD)/testdata/.stamp
 
-$(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf tests/gen_trees.sh
+$(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf tests/gen_trees.sh tests/gen_values.py
 	rm -rf $(BUILD)/testdata
 	mkdir -p $(BUILD)/testdata/safetensors $(BUILD)/testdata/gguf
 	$(BUILD)/gen_safetensors $(BUILD)/testdata/safetensors
 	$(BUILD)/gen_gguf $(BUILD)/testdata/gguf
+	/usr/bin/python3 tests/gen_values.py $(BUILD)/testdata/values
 	sh tests/gen_trees.sh $(BUILD)/testdata/trees
 	touch $@
 

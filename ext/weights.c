@@ -15,6 +15,7 @@
 #include <sqlite3ext.h>
 
 #include "sql/functions.h"
+#include "sql/histogram_table.h"
 #include "sql/tables.h"
 #include "sql/values.h"
 
@@ -26,9 +27,10 @@ __declspec(dllexport)
     /* Register every table and function of the extension on db. */
     int sqlite3_weights_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi) {
   static const wt_table_def *const tables[] = {
-      &wt_safetensors_table,   &wt_safetensors_metadata_table, &wt_gguf_table,
-      &wt_gguf_metadata_table, &wt_gguf_array_table,           &wt_tensors_table,
-      &wt_weights_files_table, &wt_tensor_values_table,        &wt_tensor_stats_table,
+      &wt_safetensors_table,      &wt_safetensors_metadata_table, &wt_gguf_table,
+      &wt_gguf_metadata_table,    &wt_gguf_array_table,           &wt_tensors_table,
+      &wt_weights_files_table,    &wt_tensor_values_table,        &wt_tensor_stats_table,
+      &wt_tensor_histogram_table,
   };
   wt_cache *cache;
   size_t i;

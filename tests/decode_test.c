@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "decode/decode.h"
+#include "decode/histogram.h"
 #include "decode/iq_grids.h"
 #include "formats/dtype.h"
 #include "formats/ggml_type.h"
@@ -1585,6 +1586,76 @@ static void test_iq(void) {
 }
 
 /* ------------------------------------------------------------------ */
+/* Histograms */
+
+/* 200,000 random floats (several batches of the accumulator) with NaN and
+** infinities, in 10 bins (interleaved counts) and 1,000 (direct), against
+** a plain reference: the bin k with edge(k) <= x < edge(k + 1), found by a
+** linear scan over wt_hist_edge(). */
+static void test_histogram(void) {
+  enum { N = 200000 };
+  static const uint32_t nbins[] = {10, 1000};
+  float *x = malloc(N * sizeof(float));
+  uint64_t want[1000], nan = 0, inf = 0, below = 0, above = 0;
+  wt_hist h;
+  wt_error err;
+  size_t i, b;
+  int ok = 1;
+  for (i = 0; i < N; i++)
+    x[i] = (float)((int)(rnd() % 20001) - 10000) / 1000.0f; /* -10 .. 10 */
+  x[7] = NAN;
+  x[8] = INFINITY;
+  x[9] = -INFINITY;
+  x[10] = -3.0f; /* exactly lo */
+  x[11] = 7.0f;  /* exactly hi */
+  for (b = 0; b < 2 && ok; b++) {
+    uint32_t k, n = nbins[b];
+    ok = wt_hist_init(&h, -3.0, 7.0, n, &err) == 0;
+    if (!ok)
+      break;
+    memset(want, 0, sizeof(want));
+    nan = inf = below = above = 0;
+    for (i = 0; i < N; i++) {
+      double v = x[i];
+      if (isnan(v))
+        nan++;
+      else if (isinf(v))
+        inf++;
+      else if (v < -3.0)
+        below++;
+      else if (v > 7.0)
+        above++;
+      else
+        for (k = 0; k < n; k++)
+          if (v >= wt_hist_edge(&h, k) && (v < wt_hist_edge(&h, k + 1) || k == n - 1)) {
+            want[k]++;
+            break;
+          }
+    }
+    wt_hist_add_f32(&h, x, N / 3);
+    wt_hist_add_f32(&h, x + N / 3, N - N / 3);
+    ok = h.total == N && h.nan == nan && h.inf == inf && h.below == below && h.above == above &&
+         nan == 1 && inf == 2;
+    for (k = 0; k < n && ok; k++)
+      ok = h.count[k] == want[k];
+    if (!ok)
+      snprintf(detail, sizeof(detail),
+               "%u bins: nan %" PRIu64 " inf %" PRIu64 " below %" PRIu64 " above %" PRIu64, n,
+               h.nan, h.inf, h.below, h.above);
+    wt_hist_free(&h);
+  }
+  report("histogram of 200,000 values in 10 and 1,000 bins", ok);
+  ok = wt_hist_init(&h, 1.0, 1.0, 50, &err) == 0 && h.bins == 1;
+  wt_hist_add_f32(&h, x + 10, 2);
+  ok = ok && h.count[0] == 0 && h.below == 1 && h.above == 1;
+  wt_hist_free(&h);
+  ok = ok && wt_hist_init(&h, 2.0, 1.0, 5, &err) != 0 && wt_hist_init(&h, 0, 1, 0, &err) != 0 &&
+       wt_hist_init(&h, 0, INFINITY, 5, &err) != 0;
+  report("histogram with lo = hi; bad ranges and bins", ok);
+  free(x);
+}
+
+/* ------------------------------------------------------------------ */
 /* Statistics and comparison */
 
 static int near(double a, double b, double rel) {
@@ -1903,6 +1974,7 @@ static void run_all(void) {
   test_big_endian();
   test_iq();
   test_ranges();
+  test_histogram();
   test_stats();
   test_stats_tensor();
   test_compare();

@@ -163,12 +163,12 @@ static const wt_field wt_f_tq2_0[] = {{64, 2}, {0, 0}};               /* d */
 
 /* safetensors codecs; fields swapped only on a big-endian host. */
 #define ST_CODEC(i, nm, k, bv, bb, ev, f32, f64, fl)                                               \
-  {nm, WT_FORMAT_SAFETENSORS, i, WT_KIND_##k, bv, bb, ev, WT_HOST_BE ? fl : NULL, f32, f64},
+  {nm, WT_FORMAT_SAFETENSORS, i, WT_KIND_##k, bv, bb, ev, WT_HOST_BE ? fl : NULL, f32, f64, 0, 0},
 static const wt_codec st_codecs[ST_DTYPE_COUNT] = {ST_TYPES(ST_CODEC)};
 
 /* GGUF codecs: [0] in host order, [1] byte-swapped. */
 #define GGUF_CODEC(swp, i, nm, k, bv, bb, f32, f64, fl, why)                                       \
-  {nm, WT_FORMAT_GGUF, i, WT_KIND_##k, bv, bb, 1, swp ? fl : NULL, f32, f64},
+  {nm, WT_FORMAT_GGUF, i, WT_KIND_##k, bv, bb, 1, swp ? fl : NULL, f32, f64, 0, 0},
 #define GGUF_HOST(...) GGUF_CODEC(0, __VA_ARGS__)
 #define GGUF_SWAP(...) GGUF_CODEC(1, __VA_ARGS__)
 static const wt_codec gguf_codecs[2][GGML_TYPE_TABLE_SIZE] = {{GGUF_TYPES(GGUF_HOST)},
@@ -244,6 +244,7 @@ static size_t step_blocks(const wt_codec *c) {
 /* Decode nb blocks at src into the native buffer (float or double). */
 static void decode_blocks(const wt_codec *c, const unsigned char *src, size_t nb, void *out) {
   unsigned char tmp[WT_SWAP_BYTES];
+  size_t i;
   if (c->swap) {
     memcpy(tmp, src, nb * c->block_bytes);
     swap_blocks(c, tmp, nb);
@@ -253,6 +254,12 @@ static void decode_blocks(const wt_codec *c, const unsigned char *src, size_t nb
     c->f32(src, nb, (float *)out);
   else
     c->f64(src, nb, (double *)out);
+  for (i = 0; c->scaled && i < nb * c->block_values; i++) { /* a per-tensor scale (NVFP4) */
+    if (c->f32)
+      ((float *)out)[i] *= c->scale;
+    else
+      ((double *)out)[i] *= c->scale;
+  }
 }
 
 /* Check that [start, start + count) lies inside the tensor. */

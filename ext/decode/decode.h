@@ -87,6 +87,8 @@ typedef struct wt_codec {
                             NULL when the file's byte order is the host's */
   wt_decode_f32_fn f32;  /* native float decoder, or NULL */
   wt_decode_f64_fn f64;  /* native double decoder, or NULL */
+  int scaled;            /* 0 in the tables; 1 on a copy whose values are multiplied by scale */
+  float scale;           /* per-tensor factor (NVFP4's scale tensor), in the native type */
 } wt_codec;
 
 /* The codec for a tensor type: format WT_FORMAT_SAFETENSORS with type_id

@@ -24,10 +24,48 @@
 
 SQLITE_EXTENSION_INIT3
 
-/* Find the decoder for tensor t of src, and check that the file still
-** holds its bytes.  On failure returns NULL with *pzErr set. */
-static const wt_codec *wt_tensor_codec(const char *fn, const wt_source *src, const wt_tensor *t,
-                                       uint64_t *nvalues, char **pzErr) {
+/* NVFP4's per-tensor scale (quants.md section 5): a weight NAME.weight
+** has it in an F32 tensor of one value named NAME.scale (llama.cpp's
+** converter and quantizer) or NAME.weight.scale (other converters), in
+** the same file.  Returns codec, or copy set up to multiply every value by
+** the scale when t has one (a scale tensor of another type or size is not
+** applied). */
+static const wt_codec *wt_nvfp4_scaled(const wt_source *src, const wt_tensor *t,
+                                       const wt_codec *codec, wt_codec *copy) {
+  char name[256];
+  const wt_tensor *s = NULL;
+  const wt_codec *f32;
+  float scale;
+  wt_error e;
+  size_t n = t->name.n;
+  if (src->model.format != WT_FORMAT_GGUF || t->type_id != 40 || n + 6 > sizeof(name))
+    return codec;
+  memcpy(name, t->name.p, n);
+  if (n > 7 && memcmp(name + n - 7, ".weight", 7) == 0) {
+    memcpy(name + n - 7, ".scale", 6);
+    s = wt_source_find_tensor(src, name, n - 1);
+  }
+  if (s == NULL) {
+    memcpy(name, t->name.p, n);
+    memcpy(name + n, ".scale", 6);
+    s = wt_source_find_tensor(src, name, n + 6);
+  }
+  f32 = wt_codec_find(WT_FORMAT_GGUF, 0, src->model.big_endian, &e);
+  if (s == NULL || s->type_id != 0 || s->numel != 1 || !s->nbytes_known || s->nbytes != 4 ||
+      wt_file_check(&src->file, s->offset + 4, &e) ||
+      wt_decode_range_f32(f32, src->file.data + s->offset, 4, 0, 1, &scale, &e))
+    return codec;
+  *copy = *codec;
+  copy->scaled = 1;
+  copy->scale = scale;
+  return copy;
+}
+
+/* Find the decoder for tensor t of src (in copy when it carries a
+** per-tensor scale), and check that the file still holds its bytes.  On
+** failure returns NULL with *pzErr set. */
+const wt_codec *wt_tensor_codec(const char *fn, const wt_source *src, const wt_tensor *t,
+                                uint64_t *nvalues, wt_codec *copy, char **pzErr) {
   const wt_codec *codec;
   char q[WT_QUOTE_SIZE], msg[WT_ERROR_MAX + WT_QUOTE_SIZE + 64];
   wt_error e;
@@ -43,7 +81,7 @@ static const wt_codec *wt_tensor_codec(const char *fn, const wt_source *src, con
     *pzErr = wt_error_message(fn, src->path, msg);
     return NULL;
   }
-  return codec;
+  return wt_nvfp4_scaled(src, t, codec, copy);
 }
 
 /* Result: one decoded value typed by the codec's kind. */
@@ -77,6 +115,7 @@ static int wt_arg_int(wt_cursor *c, int k, const char *what, int64_t def, int64_
 /* Per-file state: the tensor's decoder and a window of decoded values. */
 typedef struct tv_state {
   const wt_codec *codec;
+  wt_codec scaled; /* codec with a per-tensor scale, when it has one */
   const unsigned char *bytes;
   uint64_t nbytes, start;
   uint64_t win_start; /* flat index of win[0] */
@@ -103,7 +142,7 @@ static int tv_start(wt_cursor *c, char **pzErr) {
     return SQLITE_NOMEM;
   memset(st, 0, sizeof(*st));
   c->state = st;
-  st->codec = wt_tensor_codec("tensor_values", c->src, t, &nvalues, pzErr);
+  st->codec = wt_tensor_codec("tensor_values", c->src, t, &nvalues, &st->scaled, pzErr);
   if (st->codec == NULL)
     return SQLITE_ERROR;
   if (wt_arg_int(c, 2, "start", 0, &start, pzErr))
@@ -246,12 +285,13 @@ static int tst_compute(wt_cursor *c, sqlite3_context *ctx) {
   tst_state *st = c->state;
   const wt_tensor *t = tst_tensor(c);
   const wt_codec *codec;
+  wt_codec scaled;
   uint64_t nvalues;
   char *err = NULL;
   wt_error e;
   if (st->done_row == c->row)
     return SQLITE_OK;
-  codec = wt_tensor_codec("tensor_stats", c->src, t, &nvalues, &err);
+  codec = wt_tensor_codec("tensor_stats", c->src, t, &nvalues, &scaled, &err);
   wt_stats_init(&st->st);
   if (codec == NULL ||
       wt_stats_tensor(codec, c->src->file.data + t->offset, t->nbytes, 0, nvalues, &st->st, &e)) {
@@ -342,7 +382,7 @@ const wt_table_def wt_tensor_stats_table = {
 /* Open side k (0 or 1) of the comparison: its file, tensor and decoder.
 ** Returns the source (release it) or NULL with the error result set. */
 static wt_source *wt_compare_side(sqlite3_context *ctx, sqlite3_value **argv, const wt_tensor **t,
-                                  const wt_codec **codec, uint64_t *nvalues) {
+                                  const wt_codec **codec, wt_codec *scaled, uint64_t *nvalues) {
   wt_source *src = wt_func_source(ctx, argv[0]);
   char q[WT_QUOTE_SIZE], *err = NULL;
   if (src == NULL)
@@ -356,7 +396,7 @@ static wt_source *wt_compare_side(sqlite3_context *ctx, sqlite3_value **argv, co
     err = wt_error_message("tensor_compare", src->path, msg ? msg : "no such tensor");
     sqlite3_free(msg);
   } else {
-    *codec = wt_tensor_codec("tensor_compare", src, *t, nvalues, &err);
+    *codec = wt_tensor_codec("tensor_compare", src, *t, nvalues, scaled, &err);
   }
   if (err != NULL) {
     sqlite3_result_error(ctx, err, -1);
@@ -380,6 +420,7 @@ static void wt_json_num(sqlite3_str *s, const char *name, double v) {
 void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const wt_tensor *ta = NULL, *tb = NULL;
   const wt_codec *ca = NULL, *cb = NULL;
+  wt_codec sa, sb;
   uint64_t na = 0, nb = 0;
   wt_source *a, *b = NULL;
   wt_compare cmp;
@@ -389,10 +430,10 @@ void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   if (sqlite3_value_type(argv[1]) == SQLITE_NULL || sqlite3_value_type(argv[3]) == SQLITE_NULL)
     return;
-  a = wt_compare_side(ctx, argv, &ta, &ca, &na);
+  a = wt_compare_side(ctx, argv, &ta, &ca, &sa, &na);
   if (a == NULL)
     return;
-  b = wt_compare_side(ctx, argv + 2, &tb, &cb, &nb);
+  b = wt_compare_side(ctx, argv + 2, &tb, &cb, &sb, &nb);
   if (b == NULL)
     goto done;
   if (na != nb) {
