@@ -3,13 +3,21 @@
 ** histogram.h.  Layer: decode, pure C (malloc for the bins, bounded by
 ** WT_HIST_MAX_BINS).
 **
-** A value's bin is first estimated as (x/2 - lo/2) * (bins / (hi/2 -
-** lo/2)), then moved until edge(k) <= x < edge(k + 1) with the edges as
-** wt_hist_edge() gives them (one step at most, except in ranges so wide
-** that the estimate underflows), so the bins and the edges shown agree
-** exactly.  Counts go to four interleaved copies of the bins when there
-** are few bins (runs of equal bins would otherwise wait on each other's
-** increments), summed at the end of each call.
+** Bins.  A value's bin is estimated as t = (x/2 - lo/2) * (bins / (hi/2 -
+** lo/2)) and k = floor(t); when t lies within eps of a bin's edge (eps
+** bounds the rounding of t and of the edges, set in wt_hist_init), the
+** edges as wt_hist_edge() gives them decide, so the bins and the edges
+** shown agree exactly.  NaN, infinities, values outside [lo, hi] (and the
+** odd range too narrow or too wide for the estimate) take a slow path
+** that counts them one by one.
+**
+** Counting.  A peaked distribution sends long runs of values to the same
+** bin, and increments of one memory word wait on each other; so with up
+** to WT_HIST_LANE_BINS bins, value i is counted in copy i mod 8 of the
+** bins (32-bit counts), and the copies are summed into count when a call
+** ends (or, inside wt_hist_tensor, at the end of the tensor).  With AVX2
+** the estimates of 8 floats are computed at once; the minimum and maximum
+** pass of wt_hist_range is vectorized too.
 */
 #include "histogram.h"
 
@@ -17,9 +25,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Copies of the counts when there are at most this many bins. */
-#define WT_HIST_LANES      4
-#define WT_HIST_LANES_BINS 256
+#if WT_AVX2
+#include <immintrin.h>
+#endif
+
+/* Copies of the counts, used when there are at most WT_HIST_LANE_BINS bins
+** (8 x 4096 x 4 bytes = 128 KB at most). */
+#define WT_HIST_LANES     8
+#define WT_HIST_LANE_BINS 4096
+
+/* Values counted in the copies before they are summed (no 32-bit count
+** can overflow). */
+#define WT_HIST_FLUSH ((uint64_t)1 << 31)
 
 double wt_hist_edge(const wt_hist *h, uint32_t k) {
   if (k == 0)
@@ -41,88 +58,215 @@ int wt_hist_init(wt_hist *h, double lo, double hi, uint32_t bins, wt_error *err)
   h->bins = lo == hi ? 1 : bins;
   h->count = calloc(h->bins, sizeof(uint64_t));
   h->edge = malloc((h->bins + 1) * sizeof(double));
-  if (h->count == NULL || h->edge == NULL) {
+  if (h->bins <= WT_HIST_LANE_BINS)
+    h->lanes = calloc((size_t)WT_HIST_LANES * h->bins, sizeof(uint32_t));
+  if (h->count == NULL || h->edge == NULL || (h->bins <= WT_HIST_LANE_BINS && h->lanes == NULL)) {
     wt_hist_free(h);
     return wt_fail(err, "out of memory for %u bins", bins);
   }
   for (k = 0; k <= h->bins; k++)
     h->edge[k] = wt_hist_edge(h, k);
+  /* The estimate of a value's position and the edges each err by a few
+  ** units in the last place of |lo| + |hi|, in bins: 8 2^-52 R at most,
+  ** R = bins (|lo| + |hi|) / (hi - lo); eps is 8 times that. */
+  h->eps = lo == hi ? 1 : 64 * 0x1p-52 * h->bins * ((fabs(lo) + fabs(hi)) / (hi - lo));
+  if (!(h->eps < 0.25))
+    h->eps = 1; /* no fast path */
+  /* The same for an estimate in float (AVX2): three roundings of 2^-24 R. */
+  h->epsf = lo == hi ? 1 : 16 * 0x1p-24 * h->bins * ((fabs(lo) + fabs(hi)) / (hi - lo) + 1);
+  if (!(h->epsf < 0.25))
+    h->epsf = 1;
   return 0;
 }
 
 void wt_hist_free(wt_hist *h) {
   free(h->count);
   free(h->edge);
+  free(h->lanes);
   h->count = NULL;
   h->edge = NULL;
+  h->lanes = NULL;
 }
 
-/* A value outside the bins: NaN, infinite, below or above. */
-static void hist_outside(wt_hist *h, double x) {
-  if (isnan(x))
-    h->nan++;
-  else if (isinf(x))
-    h->inf++;
-  else if (x < h->lo)
-    h->below++;
+/* Sum the copies into count and clear them. */
+static void hist_flush(wt_hist *h) {
+  uint32_t k, j;
+  if (h->lanes == NULL || h->pending == 0)
+    return;
+  for (j = 0; j < WT_HIST_LANES; j++)
+    for (k = 0; k < h->bins; k++) {
+      h->count[k] += h->lanes[j * h->bins + k];
+      h->lanes[j * h->bins + k] = 0;
+    }
+  h->pending = 0;
+}
+
+/* Count one in bin k, for the value at position i of its batch. */
+static inline void hist_inc(wt_hist *h, uint32_t k, size_t i) {
+  if (h->lanes)
+    h->lanes[(i % WT_HIST_LANES) * h->bins + k]++;
   else
-    h->above++;
+    h->count[k]++;
 }
 
-/* The bin of x, lo <= x <= hi. */
-static inline uint32_t hist_bin(const wt_hist *h, double x, double half_lo, double inv) {
-  double t = (x * 0.5 - half_lo) * inv;
-  uint32_t k = t < h->bins ? (uint32_t)t : h->bins - 1;
+/* The slow path of one value: NaN, infinite, outside [lo, hi], or one
+** whose estimated bin is off: found from the edges, counted straight into
+** count. */
+static void hist_slow(wt_hist *h, double x, double half_lo, double inv) {
+  uint32_t k;
+  double t;
+  if (!(x >= h->lo && x <= h->hi)) {
+    if (isnan(x))
+      h->nan++;
+    else if (isinf(x))
+      h->inf++;
+    else if (x < h->lo)
+      h->below++;
+    else
+      h->above++;
+    return;
+  }
+  t = (x * 0.5 - half_lo) * inv;
+  k = t >= 0 && t < h->bins ? (uint32_t)t : t >= h->bins ? h->bins - 1 : 0;
   while (k > 0 && x < h->edge[k])
     k--;
   while (k + 1 < h->bins && x >= h->edge[k + 1])
     k++;
-  return k;
+  h->count[k]++;
 }
 
-/* Add n values, floats (xf) or doubles (xd). */
-static void hist_add(wt_hist *h, const float *xf, const double *xd, size_t n) {
-  uint32_t lanes[WT_HIST_LANES][WT_HIST_LANES_BINS];
-  double lo = h->lo, hi = h->hi, half_lo = lo * 0.5, span = hi * 0.5 - half_lo;
-  double inv = span > 0 ? h->bins / span : 0;
-  size_t i;
+/* Count one value x whose estimate is t: bin floor(t) when edge(k) <= x <
+** edge(k + 1), which is nearly always, else the slow path. */
+static inline void hist_one(wt_hist *h, double x, double t, double half_lo, double inv, size_t i) {
   uint32_t k;
-  int use_lanes = h->bins <= WT_HIST_LANES_BINS;
-  h->total += n;
-  while (n > 0) {
-    size_t m = n < 65536 ? n : 65536; /* a lane count never overflows */
-    if (use_lanes)
-      for (k = 0; k < WT_HIST_LANES; k++)
-        memset(lanes[k], 0, h->bins * sizeof(uint32_t));
-    for (i = 0; i < m; i++) {
-      double x = xf ? (double)xf[i] : xd[i];
-      if (!(x >= lo && x <= hi)) {
-        hist_outside(h, x);
-        continue;
+  if (!(t >= 0 && t < h->bins)) {
+    hist_slow(h, x, half_lo, inv);
+    return;
+  }
+  k = (uint32_t)t;
+  if (x < h->edge[k] || x >= h->edge[k + 1])
+    hist_slow(h, x, half_lo, inv);
+  else
+    hist_inc(h, k, i);
+}
+
+#if WT_AVX2
+/* Four bins kf (as doubles, in [0, last]) of the values x moved by one
+** where the edges say: down when x < edge(kf), up when x >= edge(kf + 1)
+** and kf < last. */
+__attribute__((target("avx2,fma"))) static inline __m256d near_fix(const double *edge, __m256d x,
+                                                                   __m256d kf, __m256d last) {
+  __m128i idx = _mm256_cvttpd_epi32(kf);
+  __m256d e0 = _mm256_i32gather_pd(edge, idx, 8), e1 = _mm256_i32gather_pd(edge + 1, idx, 8);
+  __m256d one = _mm256_set1_pd(1);
+  __m256d down = _mm256_and_pd(_mm256_cmp_pd(x, e0, _CMP_LT_OQ), one);
+  __m256d up = _mm256_and_pd(
+      _mm256_and_pd(_mm256_cmp_pd(x, e1, _CMP_GE_OQ), _mm256_cmp_pd(kf, last, _CMP_LT_OQ)), one);
+  return _mm256_add_pd(_mm256_sub_pd(kf, down), up);
+}
+
+/* Floats with AVX2 and FMA, 8 a step: the estimates t in float lanes (off
+** by less than h->epsf).  A step whose 8 estimates lie inside [0, bins)
+** takes floor(t); when one of them is within epsf of an edge, the 8 values
+** (all inside [lo, hi], checked in double) are moved by one bin where the
+** edges say so (branch-free; one bin is enough, since epsf < 1/4).  Any
+** other step goes value by value.  Returns how many values it took. */
+__attribute__((target("avx2,fma"))) static size_t hist_avx2(wt_hist *h, const float *restrict x,
+                                                            size_t m, double half_lo, double inv) {
+  const __m256 a = _mm256_set1_ps((float)(0.5 * inv)), b = _mm256_set1_ps((float)(half_lo * inv));
+  const __m256 zero = _mm256_setzero_ps(), nb = _mm256_set1_ps((float)h->bins);
+  const __m256 lo_eps = _mm256_set1_ps((float)h->epsf), hi_eps = _mm256_set1_ps(1 - (float)h->epsf);
+  const __m256d lastd = _mm256_set1_pd(h->bins - 1), lo = _mm256_set1_pd(h->lo),
+                hi = _mm256_set1_pd(h->hi);
+  const double *edge = h->edge;
+  uint32_t *lanes = h->lanes, nbins = h->bins;
+  int32_t k[8];
+  size_t i;
+  int j;
+  for (i = 0; i + 8 <= m; i += 8) {
+    __m256 v = _mm256_loadu_ps(x + i), t = _mm256_fmsub_ps(v, a, b), f = _mm256_floor_ps(t);
+    __m256 r = _mm256_sub_ps(t, f);
+    __m256 in = _mm256_and_ps(_mm256_cmp_ps(t, zero, _CMP_GE_OQ), _mm256_cmp_ps(t, nb, _CMP_LT_OQ));
+    __m256 nr =
+        _mm256_or_ps(_mm256_cmp_ps(r, lo_eps, _CMP_LT_OQ), _mm256_cmp_ps(r, hi_eps, _CMP_GT_OQ));
+    __m128i k0, k1;
+    int ok = _mm256_movemask_ps(in) == 255;
+    if (ok && _mm256_movemask_ps(nr) != 0) { /* on or next to an edge: the edges decide */
+      __m256d x0 = _mm256_cvtps_pd(_mm256_castps256_ps128(v));
+      __m256d x1 = _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1));
+      __m256d in0 =
+          _mm256_and_pd(_mm256_cmp_pd(x0, lo, _CMP_GE_OQ), _mm256_cmp_pd(x0, hi, _CMP_LE_OQ));
+      __m256d in1 =
+          _mm256_and_pd(_mm256_cmp_pd(x1, lo, _CMP_GE_OQ), _mm256_cmp_pd(x1, hi, _CMP_LE_OQ));
+      ok = (_mm256_movemask_pd(in0) & _mm256_movemask_pd(in1)) == 15;
+      if (ok) {
+        k0 = _mm256_cvttpd_epi32(
+            near_fix(edge, x0, _mm256_cvtps_pd(_mm256_castps256_ps128(f)), lastd));
+        k1 = _mm256_cvttpd_epi32(
+            near_fix(edge, x1, _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)), lastd));
       }
-      k = hist_bin(h, x, half_lo, inv);
-      if (use_lanes)
-        lanes[i % WT_HIST_LANES][k]++;
-      else
-        h->count[k]++;
+    } else if (ok) {
+      __m256i kk = _mm256_cvttps_epi32(f);
+      k0 = _mm256_castsi256_si128(kk);
+      k1 = _mm256_extracti128_si256(kk, 1);
     }
-    if (use_lanes)
-      for (k = 0; k < h->bins; k++)
-        h->count[k] += (uint64_t)lanes[0][k] + lanes[1][k] + lanes[2][k] + lanes[3][k];
-    if (xf)
-      xf += m;
-    else
-      xd += m;
-    n -= m;
+    if (!ok) { /* NaN, infinite or outside: value by value */
+      for (j = 0; j < 8; j++) {
+        double xv = x[i + j];
+        hist_one(h, xv, (xv * 0.5 - half_lo) * inv, half_lo, inv, (size_t)j);
+      }
+      continue;
+    }
+    if (lanes) { /* copy j for value j, the indices straight from the registers */
+      lanes[(uint32_t)_mm_cvtsi128_si32(k0)]++;
+      lanes[nbins + (uint32_t)_mm_extract_epi32(k0, 1)]++;
+      lanes[2 * nbins + (uint32_t)_mm_extract_epi32(k0, 2)]++;
+      lanes[3 * nbins + (uint32_t)_mm_extract_epi32(k0, 3)]++;
+      lanes[4 * nbins + (uint32_t)_mm_cvtsi128_si32(k1)]++;
+      lanes[5 * nbins + (uint32_t)_mm_extract_epi32(k1, 1)]++;
+      lanes[6 * nbins + (uint32_t)_mm_extract_epi32(k1, 2)]++;
+      lanes[7 * nbins + (uint32_t)_mm_extract_epi32(k1, 3)]++;
+    } else {
+      _mm_storeu_si128((__m128i *)k, k0);
+      _mm_storeu_si128((__m128i *)(k + 4), k1);
+      for (j = 0; j < 8; j++)
+        h->count[k[j]]++;
+    }
+  }
+  return i;
+}
+#endif
+
+/* Add n values, floats (xf) or doubles (xd; the other NULL), leaving the
+** copies unsummed. */
+static void hist_add(wt_hist *h, const float *xf, const double *xd, size_t n) {
+  double half_lo = h->lo * 0.5, span = h->hi * 0.5 - half_lo;
+  double inv = span > 0 ? h->bins / span : 0;
+  size_t i = 0;
+  if (!(inv < 1e300)) /* a range so narrow that the estimate overflows */
+    inv = 0;
+  if (h->pending + n > WT_HIST_FLUSH)
+    hist_flush(h);
+  h->pending += n;
+  h->total += n;
+#if WT_AVX2
+  if (xf && h->epsf < 0.25 && wt_cpu_avx2())
+    i = hist_avx2(h, xf, n, half_lo, inv);
+#endif
+  for (; i < n; i++) {
+    double x = xf ? (double)xf[i] : xd[i];
+    hist_one(h, x, (x * 0.5 - half_lo) * inv, half_lo, inv, i);
   }
 }
 
 void wt_hist_add_f32(wt_hist *h, const float *x, size_t n) {
   hist_add(h, x, NULL, n);
+  hist_flush(h);
 }
 
 void wt_hist_add_f64(wt_hist *h, const double *x, size_t n) {
   hist_add(h, NULL, x, n);
+  hist_flush(h);
 }
 
 /* Decode values [start, start + m) into buf: floats for the float-native
@@ -132,6 +276,52 @@ static int decode_chunk(const wt_codec *c, const unsigned char *src, uint64_t nb
   if (c->f32)
     return wt_decode_range_f32(c, src, nbytes, start, m, f, err);
   return wt_decode_range(c, src, nbytes, start, m, d, err);
+}
+
+#if WT_AVX2
+/* minmax_f32 with AVX2, 8 a step: a value that is not finite (x - x is
+** not 0) is replaced by +Inf for the minimum and -Inf for the maximum.
+** Returns how many values it took. */
+__attribute__((target("avx2"))) static size_t minmax_avx2(const float *restrict x, size_t n,
+                                                          float *mn, float *mx) {
+  __m256 a = _mm256_set1_ps(*mn), b = _mm256_set1_ps(*mx), zero = _mm256_setzero_ps();
+  __m256 pinf = _mm256_set1_ps(INFINITY), ninf = _mm256_set1_ps(-INFINITY);
+  float fa[8], fb[8];
+  size_t i;
+  int j;
+  for (i = 0; i + 8 <= n; i += 8) {
+    __m256 v = _mm256_loadu_ps(x + i);
+    __m256 fin = _mm256_cmp_ps(_mm256_sub_ps(v, v), zero, _CMP_EQ_OQ);
+    a = _mm256_min_ps(a, _mm256_blendv_ps(pinf, v, fin));
+    b = _mm256_max_ps(b, _mm256_blendv_ps(ninf, v, fin));
+  }
+  _mm256_storeu_ps(fa, a);
+  _mm256_storeu_ps(fb, b);
+  for (j = 0; j < 8; j++) {
+    *mn = fa[j] < *mn ? fa[j] : *mn;
+    *mx = fb[j] > *mx ? fb[j] : *mx;
+  }
+  return i;
+}
+#endif
+
+/* The finite minimum and maximum of n floats, into *mn, *mx. */
+static void minmax_f32(const float *restrict x, size_t n, float *mn, float *mx) {
+  float a = *mn, b = *mx;
+  size_t i = 0;
+#if WT_AVX2
+  if (wt_cpu_avx2())
+    i = minmax_avx2(x, n, &a, &b);
+#endif
+  for (; i < n; i++) {
+    float v = x[i];
+    if (v - v == 0) { /* finite */
+      a = v < a ? v : a;
+      b = v > b ? v : b;
+    }
+  }
+  *mn = a;
+  *mx = b;
 }
 
 int wt_hist_range(const wt_codec *c, const unsigned char *src, uint64_t nbytes, uint64_t count,
@@ -148,12 +338,8 @@ int wt_hist_range(const wt_codec *c, const unsigned char *src, uint64_t nbytes, 
     if (decode_chunk(c, src, nbytes, start, m, buf.f, buf.d, err) != 0)
       return -1;
     if (c->f32) {
-      float fmn = INFINITY, fmx = -INFINITY; /* infinities never win; NaN fails both */
-      for (i = 0; i < m; i++) {
-        float x = buf.f[i];
-        fmn = x < fmn && x != -INFINITY ? x : fmn;
-        fmx = x > fmx && x != INFINITY ? x : fmx;
-      }
+      float fmn = INFINITY, fmx = -INFINITY;
+      minmax_f32(buf.f, m, &fmn, &fmx);
       mn = fmn < mn ? fmn : mn;
       mx = fmx > mx ? fmx : mx;
     } else {
@@ -181,10 +367,8 @@ int wt_hist_tensor(const wt_codec *c, const unsigned char *src, uint64_t nbytes,
     size_t m = count - start < WT_DECODE_CHUNK ? (size_t)(count - start) : WT_DECODE_CHUNK;
     if (decode_chunk(c, src, nbytes, start, m, buf.f, buf.d, err) != 0)
       return -1;
-    if (c->f32)
-      wt_hist_add_f32(h, buf.f, m);
-    else
-      wt_hist_add_f64(h, buf.d, m);
+    hist_add(h, c->f32 ? buf.f : NULL, c->f32 ? NULL : buf.d, m);
   }
+  hist_flush(h);
   return 0;
 }

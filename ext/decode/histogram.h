@@ -27,15 +27,20 @@
 
 #include "decode.h"
 
-/* The most bins a histogram may have (bounds its memory: 16 bytes a bin). */
+/* The most bins a histogram may have (bounds its memory: 16 bytes a bin,
+** and 32 more for up to 4,096 bins). */
 #define WT_HIST_MAX_BINS 100000
 
 typedef struct wt_hist {
   double lo, hi;
-  uint32_t bins;   /* 1 when lo == hi */
-  uint64_t *count; /* bins counts */
-  double *edge;    /* bins + 1 edges */
-  uint64_t total;  /* every value seen */
+  uint32_t bins;    /* 1 when lo == hi */
+  uint64_t *count;  /* bins counts */
+  double *edge;     /* bins + 1 edges */
+  uint32_t *lanes;  /* 8 copies of the counts (histogram.c), or NULL */
+  uint64_t pending; /* values counted in lanes and not yet in count */
+  double eps;       /* how far inside a bin an estimate must be to skip the edges (histogram.c) */
+  double epsf;      /* the same for an estimate computed in float */
+  uint64_t total;   /* every value seen */
   uint64_t nan, inf, below, above;
 } wt_hist;
 
