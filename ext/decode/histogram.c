@@ -72,10 +72,20 @@ int wt_hist_init(wt_hist *h, double lo, double hi, uint32_t bins, wt_error *err)
   h->eps = lo == hi ? 1 : 64 * 0x1p-52 * h->bins * ((fabs(lo) + fabs(hi)) / (hi - lo));
   if (!(h->eps < 0.25))
     h->eps = 1; /* no fast path */
-  /* The same for an estimate in float (AVX2): three roundings of 2^-24 R. */
-  h->epsf = lo == hi ? 1 : 16 * 0x1p-24 * h->bins * ((fabs(lo) + fabs(hi)) / (hi - lo) + 1);
-  if (!(h->epsf < 0.25))
-    h->epsf = 1;
+  /* The same for the estimate in float (AVX2), t = fl(x af - bf) with af,
+  ** bf the float roundings of a = bins / (hi - lo) and b = lo a: off by at
+  ** most max(|lo|, |hi|) |af - a| + |bf - b| + bins 2^-24 (one rounding of
+  ** t, |t| < bins); epsf is twice that, plus the edges' own error. */
+  {
+    double half_lo = lo * 0.5, span = hi * 0.5 - half_lo, inv = span > 0 ? h->bins / span : 0;
+    double a = 0.5 * inv, b = half_lo * inv, m = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);
+    h->af = (float)a;
+    h->bf = (float)b;
+    h->epsf =
+        lo == hi ? 1 : 2 * (m * fabs(h->af - a) + fabs(h->bf - b) + h->bins * 0x1p-24) + h->eps;
+    if (!(h->epsf < 0.25) || !isfinite(h->af) || !isfinite(h->bf))
+      h->epsf = 1;
+  }
   return 0;
 }
 
@@ -173,7 +183,7 @@ __attribute__((target("avx2,fma"))) static inline __m256d near_fix(const double 
 ** other step goes value by value.  Returns how many values it took. */
 __attribute__((target("avx2,fma"))) static size_t hist_avx2(wt_hist *h, const float *restrict x,
                                                             size_t m, double half_lo, double inv) {
-  const __m256 a = _mm256_set1_ps((float)(0.5 * inv)), b = _mm256_set1_ps((float)(half_lo * inv));
+  const __m256 a = _mm256_set1_ps(h->af), b = _mm256_set1_ps(h->bf);
   const __m256 zero = _mm256_setzero_ps(), nb = _mm256_set1_ps((float)h->bins);
   const __m256 lo_eps = _mm256_set1_ps((float)h->epsf), hi_eps = _mm256_set1_ps(1 - (float)h->epsf);
   const __m256d lastd = _mm256_set1_pd(h->bins - 1), lo = _mm256_set1_pd(h->lo),
@@ -189,7 +199,7 @@ __attribute__((target("avx2,fma"))) static size_t hist_avx2(wt_hist *h, const fl
     __m256 in = _mm256_and_ps(_mm256_cmp_ps(t, zero, _CMP_GE_OQ), _mm256_cmp_ps(t, nb, _CMP_LT_OQ));
     __m256 nr =
         _mm256_or_ps(_mm256_cmp_ps(r, lo_eps, _CMP_LT_OQ), _mm256_cmp_ps(r, hi_eps, _CMP_GT_OQ));
-    __m128i k0, k1;
+    __m128i k0 = _mm_setzero_si128(), k1 = k0;
     int ok = _mm256_movemask_ps(in) == 255;
     if (ok && _mm256_movemask_ps(nr) != 0) { /* on or next to an edge: the edges decide */
       __m256d x0 = _mm256_cvtps_pd(_mm256_castps256_ps128(v));

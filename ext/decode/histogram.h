@@ -40,6 +40,7 @@ typedef struct wt_hist {
   uint64_t pending; /* values counted in lanes and not yet in count */
   double eps;       /* how far inside a bin an estimate must be to skip the edges (histogram.c) */
   double epsf;      /* the same for an estimate computed in float */
+  float af, bf;     /* that estimate: x af - bf */
   uint64_t total;   /* every value seen */
   uint64_t nan, inf, below, above;
 } wt_hist;
