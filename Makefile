@@ -90,6 +90,10 @@ $(BUILD)/decode_test: tests/decode_test.c $(DECODE_TEST_OBJ) | $(BUILD)
 
 # A scratch dump of what the GGUF parser makes of files (tests/gguf_dump.c).
 PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
+
+# Unit tests of the Hugging Face <-> GGUF name map.
+$(BUILD)/name_map_test: tests/name_map_test.c $(PARSER_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/name_map_test.c $(PARSER_OBJ) $(EXT_LIBS)
 $(BUILD)/gguf_dump: tests/gguf_dump.c $(PARSER_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/gguf_dump.c $(PARSER_OBJ) $(EXT_LIBS)
 
@@ -128,10 +132,12 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 
 # The last line printed is the runner's "TOTAL: N passed, M failed, K skipped".
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test
+          $(BUILD)/decode_test $(BUILD)/name_map_test
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
 	tail -1 $(BUILD)/decode_test.log
+	$(BUILD)/name_map_test > $(BUILD)/name_map_test.log || { cat $(BUILD)/name_map_test.log; exit 1; }
+	tail -1 $(BUILD)/name_map_test.log
 	sh tests/run_sql_examples.sh $(MODULE)
 	/usr/bin/python3 tests/python_test.py $(MODULE)
 	sh tests/node_test.sh $(MODULE)
