@@ -9,15 +9,16 @@
 ** edges as wt_hist_edge() gives them decide, so the bins and the edges
 ** shown agree exactly.  NaN, infinities, values outside [lo, hi] (and the
 ** odd range too narrow or too wide for the estimate) take a slow path
-** that counts them one by one.
+** that counts them one by one.  With AVX2 the estimates of 8 floats are
+** computed at once in float (a coarser epsf, from the actual rounding of
+** the estimate's constants).
 **
 ** Counting.  A peaked distribution sends long runs of values to the same
 ** bin, and increments of one memory word wait on each other; so with up
 ** to WT_HIST_LANE_BINS bins, value i is counted in copy i mod 8 of the
 ** bins (32-bit counts), and the copies are summed into count when a call
-** ends (or, inside wt_hist_tensor, at the end of the tensor).  With AVX2
-** the estimates of 8 floats are computed at once; the minimum and maximum
-** pass of wt_hist_range is vectorized too.
+** ends (or, inside wt_hist_tensor, at the end of the tensor).  The
+** minimum and maximum pass of wt_hist_range is vectorized too.
 */
 #include "histogram.h"
 
@@ -161,35 +162,26 @@ static inline void hist_one(wt_hist *h, double x, double t, double half_lo, doub
 }
 
 #if WT_AVX2
-/* Four bins kf (as doubles, in [0, last]) of the values x moved by one
-** where the edges say: down when x < edge(kf), up when x >= edge(kf + 1)
-** and kf < last. */
-__attribute__((target("avx2,fma"))) static inline __m256d near_fix(const double *edge, __m256d x,
-                                                                   __m256d kf, __m256d last) {
-  __m128i idx = _mm256_cvttpd_epi32(kf);
-  __m256d e0 = _mm256_i32gather_pd(edge, idx, 8), e1 = _mm256_i32gather_pd(edge + 1, idx, 8);
-  __m256d one = _mm256_set1_pd(1);
-  __m256d down = _mm256_and_pd(_mm256_cmp_pd(x, e0, _CMP_LT_OQ), one);
-  __m256d up = _mm256_and_pd(
-      _mm256_and_pd(_mm256_cmp_pd(x, e1, _CMP_GE_OQ), _mm256_cmp_pd(kf, last, _CMP_LT_OQ)), one);
-  return _mm256_add_pd(_mm256_sub_pd(kf, down), up);
-}
-
 /* Floats with AVX2 and FMA, 8 a step: the estimates t in float lanes (off
 ** by less than h->epsf).  A step whose 8 estimates lie inside [0, bins)
-** takes floor(t); when one of them is within epsf of an edge, the 8 values
-** (all inside [lo, hi], checked in double) are moved by one bin where the
-** edges say so (branch-free; one bin is enough, since epsf < 1/4).  Any
-** other step goes value by value.  Returns how many values it took. */
+** takes floor(t), except a value whose t is within epsf of an edge: that
+** one (inside [lo, hi], checked in double) is moved by one bin where the
+** edges say so (one bin is enough, since epsf < 1/4).  Any other step
+** goes value by value.  Returns how many values it took. */
 __attribute__((target("avx2,fma"))) static size_t hist_avx2(wt_hist *h, const float *restrict x,
                                                             size_t m, double half_lo, double inv) {
   const __m256 a = _mm256_set1_ps(h->af), b = _mm256_set1_ps(h->bf);
   const __m256 zero = _mm256_setzero_ps(), nb = _mm256_set1_ps((float)h->bins);
   const __m256 lo_eps = _mm256_set1_ps((float)h->epsf), hi_eps = _mm256_set1_ps(1 - (float)h->epsf);
-  const __m256d lastd = _mm256_set1_pd(h->bins - 1), lo = _mm256_set1_pd(h->lo),
-                hi = _mm256_set1_pd(h->hi);
-  const double *edge = h->edge;
-  uint32_t *lanes = h->lanes, nbins = h->bins;
+  const double *edge = h->edge, lo = h->lo, hi = h->hi;
+  const int32_t last = (int32_t)h->bins - 1;
+  const int32_t nbins = (int32_t)h->bins;
+  /* value j goes to copy j of the counts: its bin plus j bins (32-bit
+  ** counts), or straight to the 64-bit counts without copies */
+  const __m256i off = h->lanes ? _mm256_set_epi32(7 * nbins, 6 * nbins, 5 * nbins, 4 * nbins,
+                                                  3 * nbins, 2 * nbins, nbins, 0)
+                               : _mm256_setzero_si256();
+  uint32_t *lanes = h->lanes;
   int32_t k[8];
   size_t i;
   int j;
@@ -199,26 +191,20 @@ __attribute__((target("avx2,fma"))) static size_t hist_avx2(wt_hist *h, const fl
     __m256 in = _mm256_and_ps(_mm256_cmp_ps(t, zero, _CMP_GE_OQ), _mm256_cmp_ps(t, nb, _CMP_LT_OQ));
     __m256 nr =
         _mm256_or_ps(_mm256_cmp_ps(r, lo_eps, _CMP_LT_OQ), _mm256_cmp_ps(r, hi_eps, _CMP_GT_OQ));
-    __m128i k0 = _mm_setzero_si128(), k1 = k0;
-    int ok = _mm256_movemask_ps(in) == 255;
-    if (ok && _mm256_movemask_ps(nr) != 0) { /* on or next to an edge: the edges decide */
-      __m256d x0 = _mm256_cvtps_pd(_mm256_castps256_ps128(v));
-      __m256d x1 = _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1));
-      __m256d in0 =
-          _mm256_and_pd(_mm256_cmp_pd(x0, lo, _CMP_GE_OQ), _mm256_cmp_pd(x0, hi, _CMP_LE_OQ));
-      __m256d in1 =
-          _mm256_and_pd(_mm256_cmp_pd(x1, lo, _CMP_GE_OQ), _mm256_cmp_pd(x1, hi, _CMP_LE_OQ));
-      ok = (_mm256_movemask_pd(in0) & _mm256_movemask_pd(in1)) == 15;
-      if (ok) {
-        k0 = _mm256_cvttpd_epi32(
-            near_fix(edge, x0, _mm256_cvtps_pd(_mm256_castps256_ps128(f)), lastd));
-        k1 = _mm256_cvttpd_epi32(
-            near_fix(edge, x1, _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)), lastd));
+    int ok = _mm256_movemask_ps(in) == 255, near = _mm256_movemask_ps(nr);
+    _mm256_storeu_si256((__m256i *)k, _mm256_add_epi32(_mm256_cvttps_epi32(f), off));
+    while (ok && near != 0) { /* a value on or next to an edge: the edges decide */
+      int jj = __builtin_ctz((unsigned)near);
+      double xv = x[i + jj];
+      int32_t o = lanes ? jj * nbins : 0, q = k[jj] - o;
+      near &= near - 1;
+      if (xv < lo || xv > hi) {
+        ok = 0;
+        break;
       }
-    } else if (ok) {
-      __m256i kk = _mm256_cvttps_epi32(f);
-      k0 = _mm256_castsi256_si128(kk);
-      k1 = _mm256_extracti128_si256(kk, 1);
+      q -= (q > 0) & (xv < edge[q]); /* one bin down or up: epsf < 1/4 */
+      q += (q < last) & (xv >= edge[q + 1]);
+      k[jj] = q + o;
     }
     if (!ok) { /* NaN, infinite or outside: value by value */
       for (j = 0; j < 8; j++) {
@@ -227,18 +213,16 @@ __attribute__((target("avx2,fma"))) static size_t hist_avx2(wt_hist *h, const fl
       }
       continue;
     }
-    if (lanes) { /* copy j for value j, the indices straight from the registers */
-      lanes[(uint32_t)_mm_cvtsi128_si32(k0)]++;
-      lanes[nbins + (uint32_t)_mm_extract_epi32(k0, 1)]++;
-      lanes[2 * nbins + (uint32_t)_mm_extract_epi32(k0, 2)]++;
-      lanes[3 * nbins + (uint32_t)_mm_extract_epi32(k0, 3)]++;
-      lanes[4 * nbins + (uint32_t)_mm_cvtsi128_si32(k1)]++;
-      lanes[5 * nbins + (uint32_t)_mm_extract_epi32(k1, 1)]++;
-      lanes[6 * nbins + (uint32_t)_mm_extract_epi32(k1, 2)]++;
-      lanes[7 * nbins + (uint32_t)_mm_extract_epi32(k1, 3)]++;
+    if (lanes) {
+      lanes[k[0]]++;
+      lanes[k[1]]++;
+      lanes[k[2]]++;
+      lanes[k[3]]++;
+      lanes[k[4]]++;
+      lanes[k[5]]++;
+      lanes[k[6]]++;
+      lanes[k[7]]++;
     } else {
-      _mm_storeu_si128((__m128i *)k, k0);
-      _mm_storeu_si128((__m128i *)(k + 4), k1);
       for (j = 0; j < 8; j++)
         h->count[k[j]]++;
     }

@@ -10,7 +10,8 @@
 ** Values come in the tensor's flat order: row-major for safetensors, the
 ** stored order (ne[0] fastest) for GGUF.  A NaN is SQL NULL (SQLite has
 ** no NaN); integer dtypes come back as INTEGER, exactly.  A type that
-** cannot be decoded is an error naming it, never garbage.
+** cannot be decoded is an error naming it, never garbage.  An NVFP4
+** tensor's values include its per-tensor scale (wt_nvfp4_scaled).
 */
 #include <math.h>
 #include <stdio.h>
