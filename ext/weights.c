@@ -9,7 +9,8 @@
 ** each connection, with one header cache (io/cache.h) that all share:
 **   tables     safetensors, safetensors_metadata, gguf, gguf_metadata,
 **              gguf_array, tensors, weights_files (sql/tables.c),
-**              tensor_values, tensor_stats (sql/values.c)
+**              tensor_values, tensor_stats (sql/values.c),
+**              tensor_histogram (sql/histogram_table.c)
 **   functions  safetensors_blob, gguf_blob, tensor_blob, tensor_hash,
 **              safetensors_info, gguf_info, weights_version,
 **              weights_cache_stats (sql/functions.c), tensor_compare
@@ -21,6 +22,7 @@
 
 #include "sql/functions.h"
 #include "sql/hash_functions.h"
+#include "sql/histogram_table.h"
 #include "sql/report.h"
 #include "sql/tables.h"
 #include "sql/values.h"
@@ -33,9 +35,10 @@ __declspec(dllexport)
     /* Register every table and function of the extension on db. */
     int sqlite3_weights_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi) {
   static const wt_table_def *const tables[] = {
-      &wt_safetensors_table,   &wt_safetensors_metadata_table, &wt_gguf_table,
-      &wt_gguf_metadata_table, &wt_gguf_array_table,           &wt_tensors_table,
-      &wt_weights_files_table, &wt_tensor_values_table,        &wt_tensor_stats_table,
+      &wt_safetensors_table,      &wt_safetensors_metadata_table, &wt_gguf_table,
+      &wt_gguf_metadata_table,    &wt_gguf_array_table,           &wt_tensors_table,
+      &wt_weights_files_table,    &wt_tensor_values_table,        &wt_tensor_stats_table,
+      &wt_tensor_histogram_table,
   };
   wt_cache *cache;
   size_t i;

@@ -24,7 +24,7 @@
 #include "io/paths.h"
 #include "io/source.h"
 
-#define WT_MAX_ARGS 4
+#define WT_MAX_ARGS 5
 
 typedef struct wt_cursor wt_cursor;
 
