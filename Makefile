@@ -121,6 +121,10 @@ $(BUILD)/prefix_test: tests/prefix_test.c $(PARSER_SRC) $(EXT_HDR) | $(BUILD)
 
 # A scratch dump of what the GGUF parser makes of files (tests/gguf_dump.c).
 PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
+
+# Unit tests of the Hugging Face <-> GGUF name map.
+$(BUILD)/name_map_test: tests/name_map_test.c $(PARSER_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/name_map_test.c $(PARSER_OBJ) $(EXT_LIBS)
 $(BUILD)/gguf_dump: tests/gguf_dump.c $(PARSER_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/gguf_dump.c $(PARSER_OBJ) $(EXT_LIBS)
 
@@ -138,11 +142,12 @@ $(BUILD)/arch/.stamp: tests/gen_arch_gguf.py
 	/usr/bin/python3 tests/gen_arch_gguf.py $(BUILD)/arch
 	touch $@
 
-$(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf tests/gen_trees.sh tests/gen_hf_cache.py
+$(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf tests/gen_trees.sh tests/gen_hf_cache.py tests/gen_values.py
 	rm -rf $(BUILD)/testdata
 	mkdir -p $(BUILD)/testdata/safetensors $(BUILD)/testdata/gguf
 	$(BUILD)/gen_safetensors $(BUILD)/testdata/safetensors
 	$(BUILD)/gen_gguf $(BUILD)/testdata/gguf
+	/usr/bin/python3 tests/gen_values.py $(BUILD)/testdata/values
 	sh tests/gen_trees.sh $(BUILD)/testdata/trees
 	/usr/bin/python3 tests/gen_hf_cache.py $(BUILD)/testdata/hf
 	touch $@
@@ -189,7 +194,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/arch/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/arch/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
@@ -198,6 +203,8 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	  { cat $(BUILD)/hf_cache_test.log; exit 1; }
 	tail -1 $(BUILD)/hf_cache_test.log
 	$(BUILD)/report_test
+	$(BUILD)/name_map_test > $(BUILD)/name_map_test.log || { cat $(BUILD)/name_map_test.log; exit 1; }
+	tail -1 $(BUILD)/name_map_test.log
 	$(BUILD)/prefix_test $(BUILD)/testdata/gguf/*.gguf $(BUILD)/testdata/safetensors/*.safetensors \
 	  $(BUILD)/demo/*.gguf $(BUILD)/demo/*.safetensors > $(BUILD)/prefix_test.log || \
 	  { cat $(BUILD)/prefix_test.log; exit 1; }

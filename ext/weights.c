@@ -11,6 +11,7 @@
 **              gguf_array, tensors, weights_files (sql/tables.c),
 **              tensor_values, tensor_stats (sql/values.c),
 **              gguf_memory (sql/memory.c)
+**              tensor_histogram (sql/histogram_table.c)
 **   functions  safetensors_blob, gguf_blob, tensor_blob, tensor_hash,
 **              safetensors_info, gguf_info, weights_version,
 **              weights_cache_stats (sql/functions.c), tensor_compare
@@ -23,6 +24,7 @@
 #include "sql/functions.h"
 #include "sql/hash_functions.h"
 #include "sql/memory.h"
+#include "sql/histogram_table.h"
 #include "sql/report.h"
 #include "sql/tables.h"
 #include "sql/values.h"
@@ -38,7 +40,7 @@ __declspec(dllexport)
       &wt_safetensors_table,   &wt_safetensors_metadata_table, &wt_gguf_table,
       &wt_gguf_metadata_table, &wt_gguf_array_table,           &wt_tensors_table,
       &wt_weights_files_table, &wt_tensor_values_table,        &wt_tensor_stats_table,
-      &wt_gguf_memory_table,
+      &wt_gguf_memory_table,   &wt_tensor_histogram_table,
   };
   wt_cache *cache;
   size_t i;

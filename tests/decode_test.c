@@ -22,6 +22,8 @@
 #include <time.h>
 
 #include "decode/decode.h"
+#include "decode/histogram.h"
+#include "decode/iq_grids.h"
 #include "formats/dtype.h"
 #include "formats/ggml_type.h"
 
@@ -157,10 +159,8 @@ static void test_refused(void) {
     int be;
     const char *want;
   } cases[] = {
-      {16, 0, "IQ2_XXS"},    {17, 0, "IQ2_XS"},     {18, 0, "IQ3_XXS"},    {19, 0, "IQ1_S"},
-      {21, 0, "IQ3_S"},      {22, 0, "IQ2_S"},      {29, 0, "IQ1_M"},      {4, 0, "Q4_2"},
-      {31, 0, "Q4_0_4_4"},   {36, 0, "IQ4_NL_4_4"}, {38, 0, "IQ4_NL_8_8"}, {43, 0, "type id 43"},
-      {-1, 0, "type id -1"}, {16, 1, "IQ2_XXS"},
+      {4, 0, "Q4_2"},        {5, 1, "Q4_3"},        {31, 0, "Q4_0_4_4"},   {36, 0, "IQ4_NL_4_4"},
+      {38, 0, "IQ4_NL_8_8"}, {43, 0, "type id 43"}, {-1, 0, "type id -1"},
   };
   size_t i;
   int ok = 1;
@@ -173,8 +173,9 @@ static void test_refused(void) {
       snprintf(detail, sizeof(detail), "id %lld: \"%s\"", (long long)cases[i].id, err.msg);
   }
   if (ok) { /* these decode in a big-endian file */
-    static const int be_ok[] = {0,  1,  2,  3,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-                                20, 23, 24, 25, 26, 27, 28, 30, 34, 35, 39, 40, 41, 42};
+    static const int be_ok[] = {0,  1,  2,  3,  6,  7,  8,  9,  10, 11, 12, 13,
+                                14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+                                26, 27, 28, 29, 30, 34, 35, 39, 40, 41, 42};
     for (i = 0; i < sizeof(be_ok) / sizeof(be_ok[0]) && ok; i++)
       ok = codec(WT_FORMAT_GGUF, be_ok[i], 1) != NULL;
   }
@@ -1224,6 +1225,438 @@ static void test_ranges(void) {
 }
 
 /* ------------------------------------------------------------------ */
+/* Codebook (IQ) types: per-element references from the recipes of
+** shared/reference/iq-grids/README.md (quants.md section 6), one element
+** at a time, on hand-worked blocks whose spot values are worked out below
+** from grid entries copied from iq_grids.txt, and on random blocks. */
+
+/* Entries of iq_grids.txt used by the hand-worked blocks (byte j =
+** element j, so read these right to left). */
+#define G2XXS_1   0x080808080808082bULL /* iq2xxs_grid[1]: 43, 8, 8, 8, 8, 8, 8, 8 */
+#define G2XXS_255 0x2b2b2b1908081908ULL /* [255]: 8, 25, 8, 8, 25, 43, 43, 43 */
+#define G2XS_300  0x1908190808191908ULL /* iq2xs_grid[300]: 8, 25, 25, 8, 8, 25, 8, 25 */
+#define G3XXS_255 0x3e341c04u           /* iq3xxs_grid[255]: 4, 28, 52, 62 */
+#define G1S_1000  0x00000000ffff00ffULL /* iq1s_grid[1000]: -1, 0, -1, -1, 0, 0, 0, 0 */
+
+static unsigned u16v(const unsigned char *p) {
+  return p[0] | p[1] << 8;
+}
+static uint32_t u32v(const unsigned char *p) {
+  return (uint32_t)u16v(p) | (uint32_t)u16v(p + 2) << 16;
+}
+/* Byte j of a grid entry; the sign rule: negative when bit j of m is set. */
+static double gbyte(uint64_t g, int j) {
+  return (double)((g >> (8 * j)) & 255);
+}
+static double sgn(unsigned m, int j, double v) {
+  return (m >> j) & 1 ? -v : v;
+}
+
+/* IQ2_XXS: w = u32(6 + 8ib); db = d (0.5 + bits(w, 28, 4)) / 4; entry
+** iq2xxs_grid[b[2 + 8ib + l]], mask ksigns[bits(w, 7l, 7)]. */
+static double ref_iq2xxs(const unsigned char *b, int e) {
+  int ib = e / 32, l = e % 32 / 8, j = e % 8;
+  uint32_t w = u32v(b + 6 + 8 * ib);
+  double db = f16v(b) * (0.5 + bits(w >> 16, 12, 4)) * 0.25;
+  return sgn(wt_ksigns_iq2xs[(w >> (7 * l)) & 127], j,
+             db * gbyte(wt_iq2xxs_grid[b[2 + 8 * ib + l]], j));
+}
+
+/* IQ2_XS: q = u16(2 + 2 (4ib + l)): entry bits(q, 0, 9), mask ksigns[bits(q,
+** 9, 7)]; s = lo(b[66 + ib]) for l < 2, hi for l >= 2. */
+static double ref_iq2xs(const unsigned char *b, int e) {
+  int ib = e / 32, l = e % 32 / 8, j = e % 8;
+  unsigned q = u16v(b + 2 + 2 * (4 * ib + l)), s = bits(b[66 + ib], l < 2 ? 0 : 4, 4);
+  return sgn(wt_ksigns_iq2xs[bits(q, 9, 7)], j,
+             f16v(b) * (0.5 + s) * 0.25 * gbyte(wt_iq2xs_grid[bits(q, 0, 9)], j));
+}
+
+/* IQ2_S: entry b[2 + 4ib + l] + 256 bits(b[66 + ib], 2l, 2); mask b[34 + 4ib
+** + l]; s from b[74 + ib] as IQ2_XS. */
+static double ref_iq2s(const unsigned char *b, int e) {
+  int ib = e / 32, l = e % 32 / 8, j = e % 8;
+  unsigned idx = b[2 + 4 * ib + l] + 256 * bits(b[66 + ib], 2 * l, 2);
+  unsigned s = bits(b[74 + ib], l < 2 ? 0 : 4, 4);
+  return sgn(b[34 + 4 * ib + l], j, f16v(b) * (0.5 + s) * 0.25 * gbyte(wt_iq2s_grid[idx], j));
+}
+
+/* IQ3_XXS: w = u32(66 + 4ib), db = d (0.5 + bits(w, 28, 4)) / 2; elements
+** j < 4 from iq3xxs_grid[b[2 + 8ib + 2l]], j >= 4 from [b[3 + 8ib + 2l]]. */
+static double ref_iq3xxs(const unsigned char *b, int e) {
+  int ib = e / 32, l = e % 32 / 8, j = e % 8;
+  uint32_t w = u32v(b + 66 + 4 * ib);
+  uint32_t g = wt_iq3xxs_grid[b[2 + 8 * ib + 2 * l + (j >= 4)]];
+  double db = f16v(b) * (0.5 + (w >> 28)) * 0.5;
+  return sgn(wt_ksigns_iq2xs[(w >> (7 * l)) & 127], j, db * gbyte(g, j % 4));
+}
+
+/* IQ3_S: s = bits(b[106 + ib/2], 4 (ib mod 2), 4), db = d (1 + 2s); entry
+** b[2 + 8ib + 2l + k] + 256 bits(b[66 + ib], 2l + k, 1), k = (j >= 4); mask
+** b[74 + 4ib + l]. */
+static double ref_iq3s(const unsigned char *b, int e) {
+  int ib = e / 32, l = e % 32 / 8, j = e % 8, k = j >= 4;
+  unsigned s = bits(b[106 + ib / 2], 4 * (ib % 2), 4);
+  unsigned idx = b[2 + 8 * ib + 2 * l + k] + 256 * bits(b[66 + ib], 2 * l + k, 1);
+  return sgn(b[74 + 4 * ib + l], j, f16v(b) * (1 + 2 * s) * gbyte(wt_iq3s_grid[idx], j % 4));
+}
+
+/* A signed byte of an iq1s_grid entry. */
+static double g1(unsigned idx, int j) {
+  return (double)(int8_t)(uint8_t)(wt_iq1s_grid[idx] >> (8 * j));
+}
+
+/* IQ1_S: h = u16(34 + 2ib), dl = d (2 bits(h, 12, 3) + 1), delta -1/8 if
+** bit 15; entry b[2 + 4ib + l] + 256 bits(h, 3l, 3). */
+static double ref_iq1s(const unsigned char *b, int e) {
+  int ib = e / 32, l = e % 32 / 8, j = e % 8;
+  unsigned h = u16v(b + 34 + 2 * ib);
+  double dl = f16v(b) * (2 * bits(h, 12, 3) + 1), delta = bits(h, 15, 1) ? -0.125 : 0.125;
+  return dl * (g1(b[2 + 4 * ib + l] + 256 * bits(h, 3 * l, 3), j) + delta);
+}
+
+/* IQ1_M: S_i = u16(48 + 2i); d = the fp16 of the top nibbles of S0..S3
+** (S0 lowest); W = S[ib/2], o = 6 (ib mod 2), dl = d (2 bits(W, o + 3
+** (l/2), 3) + 1); N = bits(b[32 + 2ib + l/2], 4 (l mod 2), 4): entry b[4ib
+** + l] + 256 bits(N, 0, 3), delta -1/8 if bit 3 of N. */
+static double ref_iq1m(const unsigned char *b, int e) {
+  int ib = e / 32, l = e % 32 / 8, j = e % 8;
+  unsigned S[4], i, W, N;
+  double d, dl;
+  for (i = 0; i < 4; i++)
+    S[i] = u16v(b + 48 + 2 * i);
+  d = wt_f16_to_f32((uint16_t)(bits(S[0], 12, 4) | bits(S[1], 12, 4) << 4 | bits(S[2], 12, 4) << 8 |
+                               bits(S[3], 12, 4) << 12));
+  W = S[ib / 2];
+  dl = d * (2 * bits(W, 6 * (ib % 2) + 3 * (l / 2), 3) + 1);
+  N = bits(b[32 + 2 * ib + l / 2], 4 * (l % 2), 4);
+  return dl * (g1(b[4 * ib + l] + 256 * bits(N, 0, 3), j) + (bits(N, 3, 1) ? -0.125 : 0.125));
+}
+
+/* One IQ type: the hand block's spots in the reference, the decoder
+** against the reference on the hand block and on random blocks (finite d
+** at the offsets doffs), and the big-endian codec on the same random
+** blocks with the fields of swap[] (offset, width; from the layout table
+** of quants.md section 1.1) reversed. */
+typedef struct iq_case {
+  const char *name;
+  int id, bytes;
+  double (*ref)(const unsigned char *, int);
+  int doff;             /* fp16 d offset, or -1 (IQ1_M) */
+  const int (*swap)[2]; /* fields reversed in a big-endian file, ends with width 0 */
+} iq_case;
+
+static int iq_check(const iq_case *t, const unsigned char *hand, const spot *spots, size_t nspots) {
+  enum { NB = 24 };
+  unsigned char *r = malloc((size_t)NB * t->bytes), *be = malloc((size_t)NB * t->bytes);
+  double *want = malloc(NB * 256 * sizeof(double));
+  int e, k, ok;
+  size_t i;
+  for (e = 0; e < 256; e++)
+    want[e] = t->ref(hand, e);
+  ok = check_spots(t->name, want, spots, nspots) &&
+       check_all(codec(WT_FORMAT_GGUF, t->id, 0), hand, t->bytes, want, 256);
+  if (t->doff >= 0)
+    random_blocks(r, NB, t->bytes, &t->doff, 1);
+  else
+    random_bytes(r, (size_t)NB * t->bytes); /* IQ1_M: any d, NaN and Inf included */
+  for (i = 0; i < NB; i++)
+    for (e = 0; e < 256; e++)
+      want[i * 256 + e] = t->ref(r + i * t->bytes, e);
+  ok = ok && check_all(codec(WT_FORMAT_GGUF, t->id, 0), r, (size_t)NB * t->bytes, want, NB * 256);
+  memcpy(be, r, (size_t)NB * t->bytes);
+  for (i = 0; i < NB; i++)
+    for (k = 0; t->swap[k][1]; k++) {
+      unsigned char *p = be + i * t->bytes + t->swap[k][0], tmp[4];
+      int w = t->swap[k][1], x;
+      for (x = 0; x < w; x++)
+        tmp[x] = p[w - 1 - x];
+      memcpy(p, tmp, (size_t)w);
+    }
+  ok = ok && check_all(codec(WT_FORMAT_GGUF, t->id, 1), be, (size_t)NB * t->bytes, want, NB * 256);
+  free(r);
+  free(be);
+  free(want);
+  return ok;
+}
+
+/* Big-endian fields: d, then the integers the recipe reads. */
+static const int sw_d[][2] = {{0, 2}, {0, 0}};
+static const int sw_2xxs[][2] = {{0, 2},  {6, 4},  {14, 4}, {22, 4}, {30, 4},
+                                 {38, 4}, {46, 4}, {54, 4}, {62, 4}, {0, 0}};
+static const int sw_3xxs[][2] = {{0, 2},  {66, 4}, {70, 4}, {74, 4}, {78, 4},
+                                 {82, 4}, {86, 4}, {90, 4}, {94, 4}, {0, 0}};
+static const int sw_1s[][2] = {{0, 2},  {34, 2}, {36, 2}, {38, 2}, {40, 2},
+                               {42, 2}, {44, 2}, {46, 2}, {48, 2}, {0, 0}};
+static const int sw_1m[][2] = {{48, 2}, {50, 2}, {52, 2}, {54, 2}, {0, 0}};
+static int sw_2xs[34][2]; /* d and the 32 uint16 qs, filled in test_iq */
+
+static void test_iq2(void) {
+  unsigned char b[82];
+  /* IQ2_XXS, d = 0.5.  Sub-block 0: indices 1, 255, 0, 2; w = 1 | 3 << 7 |
+  ** 0 << 14 | 127 << 21 | 3 << 28: masks ksigns[1] = 0x81, ksigns[3] =
+  ** 0x03, 0, ksigns[127] = 0xFF; s = 3, db = 0.5 * 3.5 / 4 = 0.4375.
+  ** e0: 43 db, bit 0 of 0x81: -18.8125.  e1: 8 db = 3.5.  e7: bit 7: -3.5.
+  ** e8 (entry 255, j0 = 8, bit 0 of 0x03): -3.5.  e9: 25 db, bit 1:
+  ** -10.9375.  e13: 43 db = 18.8125.  e16: entry 0: 3.5.  e24 (entry 2 =
+  ** 0x0808080808081919, j0 = 25, all negative): -10.9375.  e26: -3.5.
+  ** Other sub-blocks are zero: s = 0, db = 0.0625, entry 0: 0.5. */
+  static const spot s2xxs[] = {{0, -18.8125}, {1, 3.5},      {7, -3.5}, {8, -3.5},
+                               {9, -10.9375}, {13, 18.8125}, {16, 3.5}, {24, -10.9375},
+                               {26, -3.5},    {100, 0.5},    {255, 0.5}};
+  static const iq_case c2xxs = {"IQ2_XXS", 16, 66, ref_iq2xxs, 0, sw_2xxs};
+  /* IQ2_XS, d = 0.5, scales[0] = 0x52 (s = 2 for groups 0-1: db = 0.3125;
+  ** s = 5 for 2-3: db = 0.6875).  qs[0] = 300 | 1 << 9 (entry 300, mask
+  ** 0x81): e0 = -8 db = -2.5, e1 = 25 db = 7.8125, e7 = -7.8125.  qs[1] =
+  ** 0: e8 = 2.5.  qs[2] = 511 (all 43): e16 = 43 * 0.6875 = 29.5625.  qs[3]
+  ** = 0: e24 = 5.5.  Elsewhere 8 * 0.0625 = 0.5. */
+  static const spot s2xs[] = {{0, -2.5},     {1, 7.8125}, {7, -7.8125}, {8, 2.5},
+                              {16, 29.5625}, {24, 5.5},   {32, 0.5},    {255, 0.5}};
+  static const iq_case c2xs = {"IQ2_XS", 17, 74, ref_iq2xs, 0, sw_2xs};
+  /* IQ2_S, d = 0.5, scales[0] = 0x01 (groups 0-1: db = 0.1875; 2-3:
+  ** 0.0625).  qs[0] = 88, qh[0] bits 0-1 = 2: entry 600 = 25, 8, 25, 8,
+  ** 43, 25, 8, 25; sign byte 0x05: e0 = -25 db = -4.6875, e2 = -4.6875, e4
+  ** = 43 db = 8.0625.  qs[1] = 255, qh bits 2-3 = 3: entry 1023 (all 43),
+  ** signs 0x80: e8 = 8.0625, e15 = -8.0625.  e16 (entry 0): 0.5. */
+  static const spot s2s[] = {{0, -4.6875}, {2, -4.6875},  {4, 8.0625},
+                             {8, 8.0625},  {15, -8.0625}, {16, 0.5}};
+  static const iq_case c2s = {"IQ2_S", 22, 82, ref_iq2s, 0, sw_d};
+  int ok;
+  memset(b, 0, sizeof(b));
+  put16(b, 0x3800);
+  b[2] = 1;
+  b[3] = 255;
+  b[5] = 2;
+  put32(b + 6, 1u | 3u << 7 | 127u << 21 | 3u << 28);
+  ok = (wt_iq2xxs_grid[1] == G2XXS_1 && wt_iq2xxs_grid[255] == G2XXS_255) &&
+       iq_check(&c2xxs, b, s2xxs, sizeof(s2xxs) / sizeof(s2xxs[0]));
+  report("IQ2_XXS block, random blocks, big-endian", ok);
+  memset(b, 0, sizeof(b));
+  put16(b, 0x3800);
+  put16(b + 2, 300 | 1 << 9);
+  put16(b + 6, 511);
+  b[66] = 0x52;
+  ok = wt_iq2xs_grid[300] == G2XS_300 && iq_check(&c2xs, b, s2xs, sizeof(s2xs) / sizeof(s2xs[0]));
+  report("IQ2_XS block, random blocks, big-endian", ok);
+  memset(b, 0, sizeof(b));
+  put16(b, 0x3800);
+  b[2] = 88;
+  b[3] = 255;
+  b[34] = 0x05;
+  b[35] = 0x80;
+  b[66] = 2 | 3 << 2;
+  b[74] = 0x01;
+  report("IQ2_S block, random blocks, big-endian",
+         iq_check(&c2s, b, s2s, sizeof(s2s) / sizeof(s2s[0])));
+}
+
+static void test_iq3_iq1(void) {
+  unsigned char b[110];
+  /* IQ3_XXS, d = 0.5.  qs[0] = 255 (4, 28, 52, 62), qs[1] = 1 (20, 4, 4,
+  ** 4); w[0] = 2 | 1 << 28: mask ksigns[2] = 0x82, db = 0.5 * 1.5 / 2 =
+  ** 0.375.  e0 = 1.5, e1 = -10.5, e2 = 19.5, e3 = 23.25, e4 = 7.5, e5 =
+  ** 1.5, e7 = -1.5.  e8 (entries 0): 1.5.  Other sub-blocks: db = 0.125,
+  ** 4 db = 0.5. */
+  static const spot s3xxs[] = {{0, 1.5}, {1, -10.5}, {2, 19.5}, {3, 23.25}, {4, 7.5},
+                               {5, 1.5}, {7, -1.5},  {8, 1.5},  {255, 0.5}};
+  static const iq_case c3xxs = {"IQ3_XXS", 18, 98, ref_iq3xxs, 0, sw_3xxs};
+  /* IQ3_S, d = 0.5, scales[0] = 0x72 (ib 0: s = 2, db = 2.5; ib 1: s = 7,
+  ** db = 7.5).  qs[0] = 44, qh[0] bit 0: entry 300 = 3, 5, 3, 7; qs[1] =
+  ** 255, bit 1: entry 511 = 1, 1, 15, 15; signs[0] = 0x30.  e0 = 7.5, e1 =
+  ** 12.5, e3 = 17.5, e4 = -2.5, e5 = -2.5, e6 = 37.5.  e8 (entry 0 = 1s):
+  ** 2.5.  e32: 7.5.  e64 (ib 2, scales[1] = 0): 0.5. */
+  static const spot s3s[] = {{0, 7.5},  {1, 12.5}, {3, 17.5}, {4, -2.5}, {5, -2.5},
+                             {6, 37.5}, {8, 2.5},  {32, 7.5}, {64, 0.5}};
+  static const iq_case c3s = {"IQ3_S", 21, 110, ref_iq3s, 0, sw_d};
+  /* IQ1_S, d = 0.5.  qh[0] = 3 | 7 << 3 | 2 << 12 | 1 << 15: dl = 0.5 * 5 =
+  ** 2.5, delta = -1/8.  Group 0: qs[0] = 232 + 256 * 3 = entry 1000 (-1, 0,
+  ** -1, -1, 0, 0, 0, 0): e0 = 2.5 * -1.125 = -2.8125, e1 = -0.3125, e3 =
+  ** -2.8125, e4 = -0.3125.  Group 1: qs[1] = 255 + 256 * 7 = 2047 (all
+  ** +1): e8 = 2.5 * 0.875 = 2.1875.  Group 2: entry 0 (all -1): e16 =
+  ** -2.8125.  Sub-block 1: h = 0, dl = 0.5, +1/8: e32 = 0.5 * -0.875 =
+  ** -0.4375. */
+  static const spot s1s[] = {{0, -2.8125}, {1, -0.3125},  {3, -2.8125}, {4, -0.3125},
+                             {8, 2.1875},  {16, -2.8125}, {32, -0.4375}};
+  static const iq_case c1s = {"IQ1_S", 19, 50, ref_iq1s, 0, sw_1s};
+  /* IQ1_M, d = 0.5 = fp16 0x3800: nibbles 0, 0, 8, 3 in the tops of S0..S3.
+  ** S0 = 2 | 1 << 3 | 7 << 6: ib 0 dl1 = 0.5 * 5 = 2.5, dl2 = 0.5 * 3 =
+  ** 1.5; ib 1 dl1 = 0.5 * 15 = 7.5, dl2 = 0.5.  qh[0] = 0x7B: group 0 N =
+  ** 0xB (index qs[0] + 768 = 1000, delta -1/8), group 1 N = 7 (qs[1] +
+  ** 1792 = 2047, +1/8).  e0 = 2.5 * -1.125 = -2.8125, e1 = -0.3125, e8 =
+  ** 2.5 * 1.125 = 2.8125; e16 (entry 0, +1/8): 1.5 * -0.875 = -1.3125; e32
+  ** = 7.5 * -0.875 = -6.5625; e48 = -0.4375; e64 (S1 = 0): -0.4375. */
+  static const spot s1m[] = {{0, -2.8125},  {1, -0.3125},  {8, 2.8125},  {16, -1.3125},
+                             {32, -6.5625}, {48, -0.4375}, {64, -0.4375}};
+  static const iq_case c1m = {"IQ1_M", 29, 56, ref_iq1m, -1, sw_1m};
+  int ok;
+  memset(b, 0, sizeof(b));
+  put16(b, 0x3800);
+  b[2] = 255;
+  b[3] = 1;
+  put32(b + 66, 2u | 1u << 28);
+  ok = wt_iq3xxs_grid[255] == G3XXS_255 &&
+       iq_check(&c3xxs, b, s3xxs, sizeof(s3xxs) / sizeof(s3xxs[0]));
+  report("IQ3_XXS block, random blocks, big-endian", ok);
+  memset(b, 0, sizeof(b));
+  put16(b, 0x3800);
+  b[2] = 44;
+  b[3] = 255;
+  b[66] = 0x03;
+  b[74] = 0x30;
+  b[106] = 0x72;
+  report("IQ3_S block, random blocks, big-endian",
+         iq_check(&c3s, b, s3s, sizeof(s3s) / sizeof(s3s[0])));
+  memset(b, 0, sizeof(b));
+  put16(b, 0x3800);
+  b[2] = 232;
+  b[3] = 255;
+  put16(b + 34, 3 | 7 << 3 | 2 << 12 | 1 << 15);
+  ok = wt_iq1s_grid[1000] == G1S_1000 && iq_check(&c1s, b, s1s, sizeof(s1s) / sizeof(s1s[0]));
+  report("IQ1_S block, random blocks, big-endian", ok);
+  memset(b, 0, sizeof(b));
+  b[0] = 232;
+  b[1] = 255;
+  b[32] = 0x7B;
+  put16(b + 48, 2 | 1 << 3 | 7 << 6);
+  put16(b + 52, 0x8000);
+  put16(b + 54, 0x3000);
+  report("IQ1_M block, random blocks, big-endian",
+         iq_check(&c1m, b, s1m, sizeof(s1m) / sizeof(s1m[0])));
+}
+
+/* The generated tables equal ../shared/reference/iq-grids/iq_grids.txt
+** (skipped when ../shared is absent). */
+static void test_iq_tables(void) {
+  static const struct {
+    const char *name;
+    int width, count;
+    const void *table;
+  } t[] = {{"iq2xxs_grid", 8, 256, wt_iq2xxs_grid},   {"iq2xs_grid", 8, 512, wt_iq2xs_grid},
+           {"iq2s_grid", 8, 1024, wt_iq2s_grid},      {"iq3xxs_grid", 4, 256, wt_iq3xxs_grid},
+           {"iq3s_grid", 4, 512, wt_iq3s_grid},       {"iq1s_grid", 8, 2048, wt_iq1s_grid},
+           {"ksigns_iq2xs", 1, 128, wt_ksigns_iq2xs}, {"kmask_iq2xs", 1, 8, wt_kmask_iq2xs}};
+  FILE *f = fopen("../shared/reference/iq-grids/iq_grids.txt", "r");
+  char line[256], name[64];
+  int k = -1, n = 0, ok = 1, total = 0;
+  if (f == NULL) {
+    printf("skip IQ tables against ../shared/reference/iq-grids/iq_grids.txt (absent)\n");
+    return;
+  }
+  while (ok && fgets(line, sizeof(line), f)) {
+    char *p = line;
+    if (line[0] == '#') {
+      ok = k < 0 || n == t[k].count;
+      if (sscanf(line, "# %63s", name) != 1 || ++k >= 8 || strcmp(name, t[k].name) != 0)
+        ok = 0;
+      n = 0;
+      continue;
+    }
+    while (ok && (p = strstr(p, "0x")) != NULL) {
+      uint64_t v = strtoull(p, &p, 16), have;
+      if (n >= t[k].count) {
+        ok = 0;
+        break;
+      }
+      have = t[k].width == 8   ? ((const uint64_t *)t[k].table)[n]
+             : t[k].width == 4 ? ((const uint32_t *)t[k].table)[n]
+                               : ((const uint8_t *)t[k].table)[n];
+      ok = have == v;
+      if (!ok)
+        snprintf(detail, sizeof(detail), "%s[%d] is %#" PRIx64 ", file says %#" PRIx64, t[k].name,
+                 n, have, v);
+      n++;
+      total++;
+    }
+  }
+  fclose(f);
+  ok = ok && k == 7 && n == 8 && total == 256 + 512 + 1024 + 256 + 512 + 2048 + 128 + 8;
+  report("IQ tables equal iq_grids.txt", ok);
+}
+
+static void test_iq(void) {
+  int i;
+  sw_2xs[0][0] = 0;
+  sw_2xs[0][1] = 2;
+  for (i = 0; i < 32; i++) {
+    sw_2xs[1 + i][0] = 2 + 2 * i;
+    sw_2xs[1 + i][1] = 2;
+  }
+  test_iq2();
+  test_iq3_iq1();
+  test_iq_tables();
+}
+
+/* ------------------------------------------------------------------ */
+/* Histograms */
+
+/* 200,000 random floats (several batches of the accumulator) with NaN and
+** infinities, in 10 bins (interleaved counts) and 1,000 (direct), against
+** a plain reference: the bin k with edge(k) <= x < edge(k + 1), found by a
+** linear scan over wt_hist_edge(). */
+static void test_histogram(void) {
+  enum { N = 200000 };
+  static const uint32_t nbins[] = {10, 1000};
+  float *x = malloc(N * sizeof(float));
+  uint64_t want[1000], nan = 0, inf = 0, below = 0, above = 0;
+  wt_hist h;
+  wt_error err;
+  size_t i, b;
+  int ok = 1;
+  for (i = 0; i < N; i++) /* -10 .. 10 in steps of 1/1000, then of 1/256 (many on edges) */
+    x[i] = i < N / 2 ? (float)((int)(rnd() % 20001) - 10000) / 1000.0f
+                     : (float)((int)(rnd() % 5121) - 2560) / 256.0f;
+  x[7] = NAN;
+  x[8] = INFINITY;
+  x[9] = -INFINITY;
+  x[10] = -3.0f; /* exactly lo */
+  x[11] = 7.0f;  /* exactly hi */
+  for (b = 0; b < 2 && ok; b++) {
+    uint32_t k, n = nbins[b];
+    ok = wt_hist_init(&h, -3.0, 7.0, n, &err) == 0;
+    if (!ok)
+      break;
+    memset(want, 0, sizeof(want));
+    nan = inf = below = above = 0;
+    for (i = 0; i < N; i++) {
+      double v = x[i];
+      if (isnan(v))
+        nan++;
+      else if (isinf(v))
+        inf++;
+      else if (v < -3.0)
+        below++;
+      else if (v > 7.0)
+        above++;
+      else
+        for (k = 0; k < n; k++)
+          if (v >= wt_hist_edge(&h, k) && (v < wt_hist_edge(&h, k + 1) || k == n - 1)) {
+            want[k]++;
+            break;
+          }
+    }
+    wt_hist_add_f32(&h, x, N / 3);
+    wt_hist_add_f32(&h, x + N / 3, N - N / 3);
+    ok = h.total == N && h.nan == nan && h.inf == inf && h.below == below && h.above == above &&
+         nan == 1 && inf == 2;
+    for (k = 0; k < n && ok; k++)
+      ok = h.count[k] == want[k];
+    if (!ok)
+      snprintf(detail, sizeof(detail),
+               "%u bins: nan %" PRIu64 " inf %" PRIu64 " below %" PRIu64 " above %" PRIu64, n,
+               h.nan, h.inf, h.below, h.above);
+    wt_hist_free(&h);
+  }
+  report("histogram of 200,000 values in 10 and 1,000 bins", ok);
+  ok = wt_hist_init(&h, 1.0, 1.0, 50, &err) == 0 && h.bins == 1;
+  wt_hist_add_f32(&h, x + 10, 2);
+  ok = ok && h.count[0] == 0 && h.below == 1 && h.above == 1;
+  wt_hist_free(&h);
+  ok = ok && wt_hist_init(&h, 2.0, 1.0, 5, &err) != 0 && wt_hist_init(&h, 0, 1, 0, &err) != 0 &&
+       wt_hist_init(&h, 0, INFINITY, 5, &err) != 0;
+  report("histogram with lo = hi; bad ranges and bins", ok);
+  free(x);
+}
+
+/* ------------------------------------------------------------------ */
 /* Statistics and comparison */
 
 static int near(double a, double b, double rel) {
@@ -1540,7 +1973,9 @@ static void run_all(void) {
   test_nvfp4();
   test_q1_q2();
   test_big_endian();
+  test_iq();
   test_ranges();
+  test_histogram();
   test_stats();
   test_stats_tensor();
   test_compare();

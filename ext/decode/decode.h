@@ -23,10 +23,9 @@
 ** (shared/reference/quants.md): the exact value of each formula rounded
 ** once to float32.  Two ggml choices are kept: an MXFP4 scale byte of 255
 ** is 2^127 (the OCP spec says NaN), and NVFP4 gives the block value
-** without the per-tensor scale that lives in a separate tensor.  Refused
-** (wt_codec_find says why): IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S,
-** IQ1_S, IQ1_M (they need ggml's codebook grids, not carried yet), the
-** removed ids 4, 5 and 31-38, and ids no table knows.
+** without the per-tensor scale that lives in a separate tensor (the SQL
+** layer applies it).  Refused (wt_codec_find says why): the removed ids
+** 4, 5 and 31-38, and ids no table knows.
 **
 ** Nothing allocates: decoding goes through stack buffers of
 ** WT_DECODE_CHUNK values (at most about 60 KB of stack in
@@ -37,7 +36,8 @@
 ** Byte order: safetensors is little-endian.  In a big-endian GGUF file
 ** every multi-byte field of a block is byte-swapped (quants.md section 1:
 ** fp16 scales, Q5_0/Q5_1's 32-bit qh, Q8_K's float32 scale, IQ4_XS's
-** scales_h; byte arrays are not); codecs carry the offsets and widths of
+** scales_h, the 16- and 32-bit words of the IQ codebook types
+** (decode_iq.c); byte arrays are not); codecs carry the offsets and widths of
 ** those fields and swap a copy of the blocks before decoding, so the
 ** decoders only ever see host order.  Every decodable type decodes from a
 ** big-endian file.
@@ -89,6 +89,8 @@ typedef struct wt_codec {
                             NULL when the file's byte order is the host's */
   wt_decode_f32_fn f32;  /* native float decoder, or NULL */
   wt_decode_f64_fn f64;  /* native double decoder, or NULL */
+  int scaled;            /* 0 in the tables; 1 on a copy whose values are multiplied by scale */
+  float scale;           /* per-tensor factor (NVFP4's scale tensor), in the native type */
 } wt_codec;
 
 /* The codec for a tensor type: format WT_FORMAT_SAFETENSORS with type_id
@@ -268,5 +270,16 @@ void wt_dec_mxfp4(const unsigned char *src, size_t n, float *out);
 void wt_dec_nvfp4(const unsigned char *src, size_t n, float *out);
 void wt_dec_q1_0(const unsigned char *src, size_t n, float *out);
 void wt_dec_q2_0(const unsigned char *src, size_t n, float *out);
+
+/* The codebook types (decode_iq.c), with the fields each swaps. */
+void wt_dec_iq2_xxs(const unsigned char *src, size_t n, float *out);
+void wt_dec_iq2_xs(const unsigned char *src, size_t n, float *out);
+void wt_dec_iq2_s(const unsigned char *src, size_t n, float *out);
+void wt_dec_iq3_xxs(const unsigned char *src, size_t n, float *out);
+void wt_dec_iq3_s(const unsigned char *src, size_t n, float *out);
+void wt_dec_iq1_s(const unsigned char *src, size_t n, float *out);
+void wt_dec_iq1_m(const unsigned char *src, size_t n, float *out);
+extern const wt_field wt_swap_iq2_xxs[], wt_swap_iq2_xs[], wt_swap_iq2_s[], wt_swap_iq3_xxs[],
+    wt_swap_iq3_s[], wt_swap_iq1_s[], wt_swap_iq1_m[];
 
 #endif

@@ -80,20 +80,20 @@ static const wt_field wt_f_tq2_0[] = {{64, 2}, {0, 0}};               /* d */
   X(13, "Q5_K", FLOAT, 256, 176, wt_dec_q5_k, NULL, wt_f_p2, NULL)                                 \
   X(14, "Q6_K", FLOAT, 256, 210, wt_dec_q6_k, NULL, wt_f_q6_k, NULL)                               \
   X(15, "Q8_K", FLOAT, 256, 292, wt_dec_q8_k, NULL, wt_f_w4, NULL)                                 \
-  X(16, "IQ2_XXS", FLOAT, 256, 66, NULL, NULL, NULL, WT_GRID)                                      \
-  X(17, "IQ2_XS", FLOAT, 256, 74, NULL, NULL, NULL, WT_GRID)                                       \
-  X(18, "IQ3_XXS", FLOAT, 256, 98, NULL, NULL, NULL, WT_GRID)                                      \
-  X(19, "IQ1_S", FLOAT, 256, 50, NULL, NULL, NULL, WT_GRID)                                        \
+  X(16, "IQ2_XXS", FLOAT, 256, 66, wt_dec_iq2_xxs, NULL, wt_swap_iq2_xxs, NULL)                    \
+  X(17, "IQ2_XS", FLOAT, 256, 74, wt_dec_iq2_xs, NULL, wt_swap_iq2_xs, NULL)                       \
+  X(18, "IQ3_XXS", FLOAT, 256, 98, wt_dec_iq3_xxs, NULL, wt_swap_iq3_xxs, NULL)                    \
+  X(19, "IQ1_S", FLOAT, 256, 50, wt_dec_iq1_s, NULL, wt_swap_iq1_s, NULL)                          \
   X(20, "IQ4_NL", FLOAT, 32, 18, wt_dec_iq4_nl, NULL, wt_f_w2, NULL)                               \
-  X(21, "IQ3_S", FLOAT, 256, 110, NULL, NULL, NULL, WT_GRID)                                       \
-  X(22, "IQ2_S", FLOAT, 256, 82, NULL, NULL, NULL, WT_GRID)                                        \
+  X(21, "IQ3_S", FLOAT, 256, 110, wt_dec_iq3_s, NULL, wt_swap_iq3_s, NULL)                         \
+  X(22, "IQ2_S", FLOAT, 256, 82, wt_dec_iq2_s, NULL, wt_swap_iq2_s, NULL)                          \
   X(23, "IQ4_XS", FLOAT, 256, 136, wt_dec_iq4_xs, NULL, wt_f_p2, NULL)                             \
   X(24, "I8", INT, 1, 1, wt_dec_i8, NULL, NULL, NULL)                                              \
   X(25, "I16", INT, 1, 2, wt_dec_i16, NULL, wt_f_w2, NULL)                                         \
   X(26, "I32", INT, 1, 4, NULL, wt_dec_i32, wt_f_w4, NULL)                                         \
   X(27, "I64", INT, 1, 8, NULL, wt_dec_i64, wt_f_w8, NULL)                                         \
   X(28, "F64", FLOAT, 1, 8, NULL, wt_dec_f64, wt_f_w8, NULL)                                       \
-  X(29, "IQ1_M", FLOAT, 256, 56, NULL, NULL, NULL, WT_GRID)                                        \
+  X(29, "IQ1_M", FLOAT, 256, 56, wt_dec_iq1_m, NULL, wt_swap_iq1_m, NULL)                          \
   X(30, "BF16", FLOAT, 1, 2, wt_dec_bf16, NULL, wt_f_w2, NULL)                                     \
   X(31, "Q4_0_4_4", FLOAT, 32, 18, NULL, NULL, NULL, WT_REMOVED)                                   \
   X(32, "Q4_0_4_8", FLOAT, 32, 18, NULL, NULL, NULL, WT_REMOVED)                                   \
@@ -109,16 +109,15 @@ static const wt_field wt_f_tq2_0[] = {{64, 2}, {0, 0}};               /* d */
   X(42, "Q2_0", FLOAT, 64, 18, wt_dec_q2_0, NULL, wt_f_w2, NULL)
 
 #define WT_REMOVED "it is a removed ggml type whose block layout is not documented"
-#define WT_GRID    "it needs ggml's IQ codebook grids, which the decoder does not carry yet"
 
 /* safetensors codecs; fields swapped only on a big-endian host. */
 #define ST_CODEC(i, nm, k, bv, bb, ev, f32, f64, fl)                                               \
-  {nm, WT_FORMAT_SAFETENSORS, i, WT_KIND_##k, bv, bb, ev, WT_HOST_BE ? fl : NULL, f32, f64},
+  {nm, WT_FORMAT_SAFETENSORS, i, WT_KIND_##k, bv, bb, ev, WT_HOST_BE ? fl : NULL, f32, f64, 0, 0},
 static const wt_codec st_codecs[ST_DTYPE_COUNT] = {ST_TYPES(ST_CODEC)};
 
 /* GGUF codecs: [0] in host order, [1] byte-swapped. */
 #define GGUF_CODEC(swp, i, nm, k, bv, bb, f32, f64, fl, why)                                       \
-  {nm, WT_FORMAT_GGUF, i, WT_KIND_##k, bv, bb, 1, swp ? fl : NULL, f32, f64},
+  {nm, WT_FORMAT_GGUF, i, WT_KIND_##k, bv, bb, 1, swp ? fl : NULL, f32, f64, 0, 0},
 #define GGUF_HOST(...) GGUF_CODEC(0, __VA_ARGS__)
 #define GGUF_SWAP(...) GGUF_CODEC(1, __VA_ARGS__)
 static const wt_codec gguf_codecs[2][GGML_TYPE_TABLE_SIZE] = {{GGUF_TYPES(GGUF_HOST)},

@@ -44,6 +44,7 @@ static size_t step_blocks(const wt_codec *c) {
 /* Decode nb blocks at src into the native buffer (float or double). */
 static void decode_blocks(const wt_codec *c, const unsigned char *src, size_t nb, void *out) {
   unsigned char tmp[WT_SWAP_BYTES];
+  size_t i;
   if (c->swap) {
     memcpy(tmp, src, nb * c->block_bytes);
     swap_blocks(c, tmp, nb);
@@ -53,6 +54,12 @@ static void decode_blocks(const wt_codec *c, const unsigned char *src, size_t nb
     c->f32(src, nb, (float *)out);
   else
     c->f64(src, nb, (double *)out);
+  for (i = 0; c->scaled && i < nb * c->block_values; i++) { /* a per-tensor scale (NVFP4) */
+    if (c->f32)
+      ((float *)out)[i] *= c->scale;
+    else
+      ((double *)out)[i] *= c->scale;
+  }
 }
 
 int wt_range_check(const wt_codec *c, uint64_t nbytes, uint64_t start, uint64_t count,

@@ -16,7 +16,8 @@
 ** Values come in the tensor's flat order: row-major for safetensors, the
 ** stored order (ne[0] fastest) for GGUF.  A NaN is SQL NULL (SQLite has
 ** no NaN); integer dtypes come back as INTEGER, exactly.  A type that
-** cannot be decoded is an error naming it, never garbage.
+** cannot be decoded is an error naming it, never garbage.  An NVFP4
+** tensor's values include its per-tensor scale (wt_nvfp4_scaled).
 */
 #include <math.h>
 #include <stdio.h>
@@ -26,31 +27,11 @@
 #include "decode/decode.h"
 #include "functions.h"
 #include "tables.h"
+#include "tensor_read.h"
 #include "values.h"
 #include "vtab.h"
 
 SQLITE_EXTENSION_INIT3
-
-/* Find the decoder for tensor t of src.  On failure returns NULL with
-** *pzErr set. */
-static const wt_codec *wt_tensor_codec(const char *fn, const wt_source *src, const wt_tensor *t,
-                                       uint64_t *nvalues, char **pzErr) {
-  const wt_codec *codec;
-  char q[WT_QUOTE_SIZE], msg[WT_ERROR_MAX + WT_QUOTE_SIZE + 64];
-  wt_error e;
-  wt_quote(q, sizeof(q), t->name.p, t->name.n);
-  if (!t->nbytes_known) {
-    *pzErr = wt_error_message(fn, src->path, wt_tensor_unknown_size(t, msg, sizeof(msg)));
-    return NULL;
-  }
-  codec = wt_codec_find(src->model.format, t->type_id, src->model.big_endian, &e);
-  if (codec == NULL || wt_codec_count(codec, t->nbytes, nvalues, &e)) {
-    snprintf(msg, sizeof(msg), "tensor %s cannot be decoded: %s", q, e.msg);
-    *pzErr = wt_error_message(fn, src->path, msg);
-    return NULL;
-  }
-  return codec;
-}
 
 /* Result: one decoded value typed by the codec's kind. */
 static void wt_result_value(sqlite3_context *ctx, const wt_codec *codec, double d, int64_t i) {
@@ -78,67 +59,6 @@ static int wt_arg_int(wt_cursor *c, int k, const char *what, int64_t def, int64_
   return SQLITE_OK;
 }
 
-/* ---- reading whole blocks of a tensor ---- */
-
-/* A buffer of whole blocks of one tensor: bytes of values [v0, v1). */
-typedef struct wt_chunk {
-  const wt_source *src;
-  const wt_tensor *t;
-  const wt_codec *codec;
-  unsigned char *buf;
-  uint64_t cap;    /* bytes buf holds: whole blocks */
-  uint64_t v0, v1; /* values now in buf */
-} wt_chunk;
-
-/* Values per chunk: a multiple of WT_DECODE_CHUNK (so that statistics
-** are summed in the same steps whatever the chunking) of about
-** WT_READ_CHUNK bytes. */
-static uint64_t wt_chunk_values(const wt_codec *codec) {
-  uint64_t step = WT_DECODE_CHUNK / codec->block_values * codec->block_bytes;
-  uint64_t k = WT_READ_CHUNK / step;
-  return (k ? k : 1) * WT_DECODE_CHUNK;
-}
-
-/* Set up k for tensor t; the buffer holds max_values values.  Returns 0
-** or -1 (out of memory). */
-static int wt_chunk_init(wt_chunk *k, const wt_source *src, const wt_tensor *t,
-                         const wt_codec *codec, uint64_t max_values) {
-  uint64_t blocks = (max_values + codec->block_values - 1) / codec->block_values;
-  memset(k, 0, sizeof(*k));
-  k->src = src;
-  k->t = t;
-  k->codec = codec;
-  k->cap = blocks * codec->block_bytes;
-  if (k->cap > t->nbytes)
-    k->cap = t->nbytes;
-  k->buf = malloc(k->cap ? (size_t)k->cap : 1);
-  return k->buf == NULL ? -1 : 0;
-}
-
-/* Read the blocks holding values [v, v + n) (n > 0, within the tensor and
-** the buffer's size in whole blocks) into k, unless they are there. */
-static int wt_chunk_load(wt_chunk *k, uint64_t v, uint64_t n, wt_error *e) {
-  uint64_t bv = k->codec->block_values, bb = k->codec->block_bytes;
-  uint64_t b0 = v / bv, b1 = (v + n + bv - 1) / bv, nb;
-  if (v >= k->v0 && v + n <= k->v1)
-    return 0;
-  nb = (b1 - b0) * bb;
-  if (nb > k->cap)
-    return wt_fail(e, "internal error: %llu bytes asked of a %llu-byte buffer",
-                   (unsigned long long)nb, (unsigned long long)k->cap);
-  k->v0 = k->v1 = 0;
-  if (wt_tensor_read(k->src, k->t, b0 * bb, (size_t)nb, k->buf, e) != 0)
-    return -1;
-  k->v0 = b0 * bv;
-  k->v1 = b1 * bv;
-  return 0;
-}
-
-/* The bytes in k (whole blocks, from value k->v0), for decode.h. */
-static uint64_t wt_chunk_nbytes(const wt_chunk *k) {
-  return (k->v1 - k->v0) / k->codec->block_values * k->codec->block_bytes;
-}
-
 /* ---- tensor_values(path, name [, start [, count]]) ---- */
 
 /* Per-file state: the tensor's decoder, the values to give (an interval,
@@ -149,6 +69,7 @@ typedef struct tv_state {
   wt_chunk chunk;
   uint64_t first;     /* interval mode: row r is value first + r */
   int64_t *list;      /* list mode: row r is value list[r] (values of c->range.in) */
+  wt_codec scaled;    /* codec with a per-tensor scale, when it has one */
   uint64_t win_start; /* flat index of win[0] */
   size_t win_n;
   double win[WT_DECODE_CHUNK];
@@ -214,7 +135,7 @@ static int tv_start(wt_cursor *c, char **pzErr) {
     return SQLITE_NOMEM;
   memset(st, 0, sizeof(*st));
   c->state = st;
-  st->codec = wt_tensor_codec("tensor_values", c->src, t, &nvalues, pzErr);
+  st->codec = wt_tensor_codec("tensor_values", c->src, t, &nvalues, &st->scaled, pzErr);
   if (st->codec == NULL)
     return SQLITE_ERROR;
   if (wt_arg_int(c, 2, "start", 0, &start, pzErr))
@@ -396,12 +317,13 @@ static int tst_compute(wt_cursor *c, sqlite3_context *ctx) {
   tst_state *st = c->state;
   const wt_tensor *t = tst_tensor(c);
   const wt_codec *codec;
+  wt_codec scaled;
   uint64_t nvalues;
   char *err = NULL;
   wt_error e;
   if (st->done_row == c->row)
     return SQLITE_OK;
-  codec = wt_tensor_codec("tensor_stats", c->src, t, &nvalues, &err);
+  codec = wt_tensor_codec("tensor_stats", c->src, t, &nvalues, &scaled, &err);
   wt_stats_init(&st->st);
   if (codec == NULL || wt_stats_read(c->src, t, codec, nvalues, &st->st, &e)) {
     if (err == NULL)
@@ -491,7 +413,7 @@ const wt_table_def wt_tensor_stats_table = {
 /* Open side k (0 or 1) of the comparison: its file, tensor and decoder.
 ** Returns the source (release it) or NULL with the error result set. */
 static wt_source *wt_compare_side(sqlite3_context *ctx, sqlite3_value **argv, const wt_tensor **t,
-                                  const wt_codec **codec, uint64_t *nvalues) {
+                                  const wt_codec **codec, wt_codec *scaled, uint64_t *nvalues) {
   wt_source *src = wt_func_source(ctx, argv[0]);
   char q[WT_QUOTE_SIZE], *err = NULL;
   if (src == NULL)
@@ -505,7 +427,7 @@ static wt_source *wt_compare_side(sqlite3_context *ctx, sqlite3_value **argv, co
     err = wt_error_message("tensor_compare", src->path, msg ? msg : "no such tensor");
     sqlite3_free(msg);
   } else {
-    *codec = wt_tensor_codec("tensor_compare", src, *t, nvalues, &err);
+    *codec = wt_tensor_codec("tensor_compare", src, *t, nvalues, scaled, &err);
   }
   if (err != NULL) {
     sqlite3_result_error(ctx, err, -1);
@@ -559,6 +481,7 @@ static int wt_compare_read(const wt_source *a, const wt_tensor *ta, const wt_cod
 static void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const wt_tensor *ta = NULL, *tb = NULL;
   const wt_codec *ca = NULL, *cb = NULL;
+  wt_codec sa, sb;
   uint64_t na = 0, nb = 0;
   wt_source *a, *b = NULL;
   wt_compare cmp;
@@ -568,10 +491,10 @@ static void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   (void)argc;
   if (sqlite3_value_type(argv[1]) == SQLITE_NULL || sqlite3_value_type(argv[3]) == SQLITE_NULL)
     return;
-  a = wt_compare_side(ctx, argv, &ta, &ca, &na);
+  a = wt_compare_side(ctx, argv, &ta, &ca, &sa, &na);
   if (a == NULL)
     return;
-  b = wt_compare_side(ctx, argv + 2, &tb, &cb, &nb);
+  b = wt_compare_side(ctx, argv + 2, &tb, &cb, &sb, &nb);
   if (b == NULL)
     goto done;
   if (na != nb) {

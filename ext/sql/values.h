@@ -6,6 +6,7 @@
 #ifndef WT_VALUES_H
 #define WT_VALUES_H
 
+#include "decode/decode.h"
 #include "vtab.h"
 
 extern const wt_table_def wt_tensor_values_table;

@@ -375,8 +375,10 @@ static void run_wide(void) {
 static void run_stats(void) {
   floor_words_arg w_bf16 = {in.st_path, in.st_embed->offset, in.st_embed->nbytes};
   floor_words_arg w_q4k = {in.gguf_path, in.gguf_q4k.offset, in.gguf_q4k.nbytes};
+  floor_words_arg w_iq = {in.iq_path, in.iq2xxs.offset, in.iq2xxs.nbytes};
   sql_query q_bf16 = query("SELECT * FROM tensor_stats(?1, ?2)", in.st_path, in.st_embed->name);
   sql_query q_q4k = query("SELECT * FROM tensor_stats(?1, ?2)", in.gguf_path, in.gguf_q4k.name);
+  sql_query q_iq = query("SELECT * FROM tensor_stats(?1, ?2)", in.iq_path, in.iq2xxs.name);
   size_t i;
   if (!selected("tensor_stats"))
     return;
@@ -390,6 +392,35 @@ static void run_stats(void) {
          "<= 3.33x (>= 0.3x GB/s)", w_bf16.nbytes, NULL, NULL},
         {"tensor_stats(): Q4_K token_embd", floor_words, &w_q4k, &q_q4k, 1 / 0.15,
          "<= 6.67x (>= 0.15x GB/s)", w_q4k.nbytes, NULL, NULL},
+        {"tensor_stats(): IQ2_XXS ffn_down", floor_words, &w_iq, &q_iq, 1 / 0.05,
+         "<= 20x (>= 0.05x GB/s)", w_iq.nbytes, NULL, NULL},
+    };
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+      run_case(&cases[i], WARM);
+  }
+}
+
+/* tensor_histogram() (issue 15), when this build has it: the default
+** range (a min/max pass, then the bins) and a given range (the bins only). */
+static void run_histogram(void) {
+  floor_words_arg w_bf16 = {in.st_path, in.st_embed->offset, in.st_embed->nbytes};
+  sql_query q_auto =
+      query("SELECT * FROM tensor_histogram(?1, ?2, 64)", in.st_path, in.st_embed->name);
+  sql_query q_range = query("SELECT * FROM tensor_histogram(?1, ?2, 64, -0.25, 0.25)", in.st_path,
+                            in.st_embed->name);
+  size_t i;
+  if (!selected("tensor_histogram"))
+    return;
+  if (!sql_has_function(db, "tensor_histogram")) {
+    report_note("tensor_histogram(): not in this build (issue 15), its cases were skipped");
+    return;
+  }
+  {
+    const bench_case cases[] = {
+        {"tensor_histogram(): BF16 embedding, 64 bins", floor_words, &w_bf16, &q_auto, 1 / 0.3,
+         "<= 3.33x (>= 0.3x GB/s)", w_bf16.nbytes, NULL, NULL},
+        {"tensor_histogram(): same, range given", floor_words, &w_bf16, &q_range, 1 / 0.3,
+         "<= 3.33x (>= 0.3x GB/s)", w_bf16.nbytes, NULL, NULL},
     };
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
       run_case(&cases[i], WARM);
@@ -407,6 +438,7 @@ int main(int argc, char **argv) {
   gen_many(&in, 1);
   gen_llama3(&in, 1);
   gen_wide(&in, 1);
+  gen_iq2xxs(&in, 1);
   db = sql_open(ext_path);
   v = sql_value(db, "SELECT weights_version()", NULL, &err);
   snprintf(versions, sizeof(versions), "SQLite %s, sqlite-weights %s", sqlite3_libversion(),
@@ -422,6 +454,7 @@ int main(int argc, char **argv) {
   run_stats();
   if (selected("weights_report") && sql_has_function(db, "weights_report"))
     run_weights_report(ext_path, in.cache);
+  run_histogram();
 
   report_note("header sizes: safetensors %.1f KB; GGUF %.2f MB, in a %.2f GB file (%.0fx): "
               "the listing floors read only the header, so a listing within its target does "

@@ -6,6 +6,7 @@
 **                   folder of 1,000 small safetensors files
 **   gen_llama3.c    writes the Llama-3-8B-Q4_K_M-shaped GGUF (sparse)
 **   gen_wide.c      writes a safetensors file of 100,000 small tensors
+**   gen_iq.c        writes a GGUF of one IQ2_XXS tensor
 **   bench_util.c    timing, medians, the byte sums, file writing, errors
 **   bench_floor.c   the floors: what the hardware and kernel cost
 **   bench_sql.c     the same work through SQLite and the extension
@@ -50,6 +51,10 @@ typedef struct bench_inputs {
   int gguf_n_keys;
   bench_tensor gguf_q4k; /* the Q4_K tensor written with real-looking blocks */
 
+  /* One IQ2_XXS tensor (gen_iq.c). */
+  char iq_path[4200];
+  bench_tensor iq2xxs;
+
   /* Folder of small safetensors files. */
   char many_dir[4200];
   char **many_files; /* full paths, sorted */
@@ -72,6 +77,7 @@ void gen_smollm(bench_inputs *in, int verbose);
 void gen_many(bench_inputs *in, int verbose);
 void gen_llama3(bench_inputs *in, int verbose);
 void gen_wide(bench_inputs *in, int verbose);
+void gen_iq2xxs(bench_inputs *in, int verbose);
 
 /* ---- utilities (bench_util.c) ---- */
 
