@@ -7,9 +7,12 @@
 **
 ** It registers, on each connection:
 **   safetensors(path), safetensors_metadata(path),
-**   gguf(path), gguf_metadata(path), gguf_array(path, key)  tables
-**   safetensors_blob, gguf_blob, safetensors_info, gguf_info,
-**   weights_version                                          functions
+**   gguf(path), gguf_metadata(path), gguf_array(path, key),
+**   tensors(path), weights_files(path), weights_models(path),
+**   tensor_values(...), tensor_stats(...)                    tables
+**   safetensors_blob, gguf_blob, tensor_blob, tensor_hash, tensor_compare,
+**   safetensors_info, gguf_info, weights_version, weights_cache_stats
+**                                                            functions
 ** See README.md for the SQL reference.
 */
 #include <sqlite3ext.h>
@@ -28,7 +31,8 @@ __declspec(dllexport)
   static const wt_table_def *const tables[] = {
       &wt_safetensors_table,   &wt_safetensors_metadata_table, &wt_gguf_table,
       &wt_gguf_metadata_table, &wt_gguf_array_table,           &wt_tensors_table,
-      &wt_weights_files_table, &wt_tensor_values_table,        &wt_tensor_stats_table,
+      &wt_weights_files_table, &wt_weights_models_table,       &wt_tensor_values_table,
+      &wt_tensor_stats_table,
   };
   wt_cache *cache;
   size_t i;

@@ -27,6 +27,8 @@ const char *wt_format_name(int format) {
 static int wt_parse(wt_source *s, int format, wt_error *err) {
   const unsigned char *data = s->file.data;
   uint64_t size = s->file.size;
+  if (format == 0 && size == 0)
+    return wt_fail(err, "the file is empty (0 bytes)");
   if (format == 0) {
     format = wt_sniff_format(data, size, size);
     if (format == 0) {

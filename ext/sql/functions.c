@@ -12,11 +12,13 @@
 ** fits the connection's SQLITE_LIMIT_LENGTH, and that the file still holds
 ** the bytes (a file truncated after it was mapped would raise SIGBUS).
 */
+#include <stdio.h>
 #include <string.h>
 #include <xxhash.h>
 
 #include "functions.h"
 #include "values.h"
+#include "io/models.h"
 #include "io/source.h"
 #include "vtab.h"
 
@@ -79,22 +81,49 @@ static int wt_int_arg(sqlite3_context *ctx, const char *fn, int argc, sqlite3_va
   return 0;
 }
 
-/* The tensor named by argv[1] in the file named by argv[0], with its
-** range checks done; NULL (result set: NULL or an error) otherwise.  On
-** success *psrc must be released by the caller. */
+int wt_func_find_tensor(sqlite3_context *ctx, sqlite3_value *path, sqlite3_value *name,
+                        wt_source **psrc, const wt_tensor **pt) {
+  const wt_func_aux *aux = sqlite3_user_data(ctx);
+  const char *p = (const char *)sqlite3_value_text(path);
+  const char *z = (const char *)sqlite3_value_text(name);
+  int n = sqlite3_value_bytes(path);
+  wt_error e;
+  int rc;
+  *psrc = NULL;
+  *pt = NULL;
+  if (sqlite3_value_type(path) == SQLITE_NULL) {
+    wt_func_error(ctx, aux->name, NULL, "the path argument is NULL");
+    return -1;
+  }
+  if (p == NULL || (z == NULL && sqlite3_value_type(name) != SQLITE_NULL)) {
+    sqlite3_result_error_nomem(ctx);
+    return -1;
+  }
+  if (z == NULL)
+    return 0;
+  rc = wt_resolve_tensor(aux->cache, p, (size_t)n, aux->format, z,
+                         (size_t)sqlite3_value_bytes(name), psrc, pt, &e);
+  if (rc < 0) {
+    wt_func_error(ctx, aux->name, (int)strlen(p) == n ? p : NULL, e.msg);
+    *pt = NULL;
+  }
+  return rc;
+}
+
+/* The tensor named by argv[1] in what argv[0] names, with its range
+** checks done; NULL (result set: NULL or an error) otherwise.  On success
+** *psrc must be released by the caller. */
 static const wt_tensor *wt_func_tensor(sqlite3_context *ctx, sqlite3_value **argv,
                                        wt_source **psrc) {
   const char *fn = ((const wt_func_aux *)sqlite3_user_data(ctx))->name;
   const wt_tensor *t;
   wt_error e;
-  *psrc = NULL;
-  if (sqlite3_value_type(argv[1]) == SQLITE_NULL)
+  if (sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+    *psrc = NULL;
     return NULL;
-  *psrc = wt_func_source(ctx, argv[0]);
-  if (*psrc == NULL)
-    return NULL;
-  t = wt_source_find_tensor(*psrc, (const char *)sqlite3_value_text(argv[1]),
-                            (size_t)sqlite3_value_bytes(argv[1]));
+  }
+  if (wt_func_find_tensor(ctx, argv[0], argv[1], psrc, &t) <= 0)
+    t = NULL;
   if (t != NULL && !t->nbytes_known) {
     char msg[WT_ERROR_MAX];
     wt_func_error(ctx, fn, (*psrc)->path, wt_tensor_unknown_size(t, msg, sizeof(msg)));
@@ -199,30 +228,64 @@ static void wt_hash_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   wt_source_release(src);
 }
 
-/* safetensors_info() and gguf_info(): the file's facts as a JSON object. */
+/* The facts of one file as a JSON object (sqlite3_malloc'd).  For a
+** model of several files, tensor_count is the model's (what the tables
+** list), file_tensor_count this file's, files how many there are. */
+static char *wt_info_json(const wt_model *m, const wt_model_facts *f) {
+  char more[128] = "";
+  uint64_t tensors = f != NULL ? f->tensors : m->n_tensors;
+  if (f != NULL)
+    snprintf(more, sizeof(more), ",\"files\":%llu,\"file_tensor_count\":%llu",
+             (unsigned long long)f->files, (unsigned long long)m->n_tensors);
+  if (m->format == WT_FORMAT_GGUF)
+    return sqlite3_mprintf("{\"version\":%u,\"byte_order\":\"%s\",\"tensor_count\":%llu,"
+                           "\"kv_count\":%llu,\"alignment\":%llu,\"data_offset\":%llu,"
+                           "\"file_size\":%llu%s}",
+                           m->version, m->big_endian ? "big" : "little",
+                           (unsigned long long)tensors, (unsigned long long)m->n_meta,
+                           (unsigned long long)m->alignment, (unsigned long long)m->data_offset,
+                           (unsigned long long)m->file_size, more);
+  return sqlite3_mprintf("{\"file_size\":%llu,\"header_length\":%llu,\"data_offset\":%llu,"
+                         "\"tensor_count\":%llu,\"metadata_count\":%llu%s}",
+                         (unsigned long long)m->file_size, (unsigned long long)m->header_len,
+                         (unsigned long long)m->data_offset, (unsigned long long)tensors,
+                         (unsigned long long)m->n_meta, more);
+}
+
+/* safetensors_info() and gguf_info(): the facts of a file, or of the
+** first file of the one model that an index, part 1 or a folder names. */
 static void wt_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const wt_func_aux *aux = sqlite3_user_data(ctx);
+  const char *path = (const char *)sqlite3_value_text(argv[0]);
+  size_t n = (size_t)sqlite3_value_bytes(argv[0]);
+  wt_model_facts facts;
   wt_source *src;
-  const wt_model *m;
+  wt_pathlist l;
+  wt_error e;
+  size_t mi;
   char *z;
   (void)argc;
-  src = wt_func_source(ctx, argv[0]);
-  if (src == NULL)
-    return;
-  m = &src->model;
-  if (m->format == WT_FORMAT_GGUF) {
-    z = sqlite3_mprintf("{\"version\":%u,\"byte_order\":\"%s\",\"tensor_count\":%llu,"
-                        "\"kv_count\":%llu,\"alignment\":%llu,\"data_offset\":%llu,"
-                        "\"file_size\":%llu}",
-                        m->version, m->big_endian ? "big" : "little",
-                        (unsigned long long)m->n_tensors, (unsigned long long)m->n_meta,
-                        (unsigned long long)m->alignment, (unsigned long long)m->data_offset,
-                        (unsigned long long)m->file_size);
+  if (path == NULL || wt_path_is_plain_file(path, n)) {
+    src = wt_func_source(ctx, argv[0]);
+    if (src == NULL)
+      return;
+    z = wt_info_json(&src->model, NULL);
   } else {
-    z = sqlite3_mprintf("{\"file_size\":%llu,\"header_length\":%llu,\"data_offset\":%llu,"
-                        "\"tensor_count\":%llu,\"metadata_count\":%llu}",
-                        (unsigned long long)m->file_size, (unsigned long long)m->header_len,
-                        (unsigned long long)m->data_offset, (unsigned long long)m->n_tensors,
-                        (unsigned long long)m->n_meta);
+    const wt_path_model *m;
+    const char *first;
+    if (wt_resolve_model(aux->cache, path, n, aux->format, &l, &mi, &facts, &e)) {
+      wt_func_error(ctx, aux->name, path, e.msg);
+      return;
+    }
+    m = &l.models[mi];
+    first = l.files[m->parts[0]].path;
+    if (wt_cache_open(aux->cache, first, strlen(first), aux->format, &src, &e)) {
+      wt_func_error(ctx, aux->name, first, e.msg);
+      wt_pathlist_free(&l);
+      return;
+    }
+    z = wt_info_json(&src->model, m->n_parts > 1 || m->is_index ? &facts : NULL);
+    wt_pathlist_free(&l);
   }
   if (z == NULL)
     sqlite3_result_error_nomem(ctx);

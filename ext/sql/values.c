@@ -343,17 +343,16 @@ const wt_table_def wt_tensor_stats_table = {
 ** Returns the source (release it) or NULL with the error result set. */
 static wt_source *wt_compare_side(sqlite3_context *ctx, sqlite3_value **argv, const wt_tensor **t,
                                   const wt_codec **codec, uint64_t *nvalues) {
-  wt_source *src = wt_func_source(ctx, argv[0]);
+  wt_source *src;
   char q[WT_QUOTE_SIZE], *err = NULL;
-  if (src == NULL)
+  if (wt_func_find_tensor(ctx, argv[0], argv[1], &src, t) < 0)
     return NULL;
-  *t = wt_source_find_tensor(src, (const char *)sqlite3_value_text(argv[1]),
-                             (size_t)sqlite3_value_bytes(argv[1]));
   if (*t == NULL) {
     const char *name = (const char *)sqlite3_value_text(argv[1]);
+    const char *path = (const char *)sqlite3_value_text(argv[0]);
     char *msg = sqlite3_mprintf("no tensor %s",
                                 wt_quote(q, sizeof(q), name ? name : "", name ? strlen(name) : 0));
-    err = wt_error_message("tensor_compare", src->path, msg ? msg : "no such tensor");
+    err = wt_error_message("tensor_compare", path, msg ? msg : "no such tensor");
     sqlite3_free(msg);
   } else {
     *codec = wt_tensor_codec("tensor_compare", src, *t, nvalues, &err);
