@@ -45,6 +45,10 @@
 #                  hard.safetensors (a hard link to real.safetensors)
 #   order/         a/x.safetensors, b.safetensors (a/x before b)
 #   tilde/         (for "~/..." with HOME set to this folder) m.safetensors
+#   hub/           a Hugging Face cache: models--org--tiny with two
+#                  revisions (rev1: model.safetensors, config.json; rev2:
+#                  model.safetensors (the same blob) and extra.safetensors),
+#                  refs/main -> rev2, an .incomplete blob, .no_exist/
 set -eu
 
 if [ $# -ne 1 ]; then
@@ -276,3 +280,21 @@ cp "$ST/ok_4d.safetensors" order/b.safetensors
 
 mkdir tilde
 cp "$ST/ok_4d.safetensors" tilde/m.safetensors
+
+# ---- a Hugging Face hub cache (shared/reference/hf-cache.md) ----
+R1=1111111111111111111111111111111111111111
+R2=2222222222222222222222222222222222222222
+REPO=hub/models--org--tiny
+mkdir -p "$REPO/blobs" "$REPO/refs" "$REPO/snapshots/$R1" "$REPO/snapshots/$R2" "$REPO/.no_exist/$R1"
+B1=$(sha256sum "$ST/ok_unaligned.safetensors" | cut -d' ' -f1)
+B2=$(sha256sum "$ST/ok_4d.safetensors" | cut -d' ' -f1)
+cp "$ST/ok_unaligned.safetensors" "$REPO/blobs/$B1"
+cp "$ST/ok_4d.safetensors" "$REPO/blobs/$B2"
+write "$REPO/blobs/0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c" '{"architectures": ["X"]}'
+head -c 50 "$ST/ok_100_tensors.safetensors" > "$REPO/blobs/$B2.0123abcd.incomplete"
+ln -s "../../blobs/$B1" "$REPO/snapshots/$R1/model.safetensors"
+ln -s ../../blobs/0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c "$REPO/snapshots/$R1/config.json"
+ln -s "../../blobs/$B1" "$REPO/snapshots/$R2/model.safetensors"
+ln -s "../../blobs/$B2" "$REPO/snapshots/$R2/extra.safetensors"
+: > "$REPO/.no_exist/$R1/model.safetensors.index.json"
+printf '%s' "$R2" > "$REPO/refs/main"

@@ -163,6 +163,42 @@ static int wt_expand_home(char *buf, size_t *n, wt_error *err) {
   return 0;
 }
 
+/* True when directory path[0..n) is a Hugging Face cache folder that is
+** walked recursively: the hub, a repo, a snapshot (paths.h). */
+static int wt_hf_walks_down(const char *path, size_t n) {
+  const char *base = path, *rev;
+  size_t i, rn;
+  while (n > 1 && path[n - 1] == '/')
+    n--;
+  for (i = 0; i + 1 < n; i++) {
+    if (path[i] == '/')
+      base = path + i + 1;
+  }
+  if ((size_t)(path + n - base) == 3 && strncmp(base, "hub", 3) == 0)
+    return 1;
+  if (strncmp(base, "models--", 8) == 0 || strncmp(base, "datasets--", 10) == 0 ||
+      strncmp(base, "spaces--", 8) == 0)
+    return 1;
+  return wt_path_revision(path, &rev, &rn);
+}
+
+int wt_path_revision(const char *path, const char **rev, size_t *n) {
+  const char *p = path;
+  while ((p = strstr(p, "/snapshots/")) != NULL) {
+    const char *repo = p;
+    while (repo > path && repo[-1] != '/')
+      repo--;
+    p += 11;
+    if (strncmp(repo, "models--", 8) == 0 || strncmp(repo, "datasets--", 10) == 0 ||
+        strncmp(repo, "spaces--", 8) == 0) {
+      *rev = p;
+      *n = strcspn(p, "/");
+      return *n > 0;
+    }
+  }
+  return 0;
+}
+
 /* Remove the "./" that a walk of "." put in front of every path. */
 static void wt_strip_dot(wt_pathlist *l) {
   size_t i;
@@ -207,7 +243,7 @@ static int wt_dispatch(wt_paths *x, char *path, size_t n) {
   if (stat(path, &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
       x->out->kind = WT_PATHS_DIR;
-      if (wt_paths_walk(x, path, 0))
+      if (wt_paths_walk(x, path, wt_hf_walks_down(path, n)))
         return -1;
     } else if (S_ISREG(st.st_mode) && wt_split_name(path, n, &part, &at) > 0 && part == 1) {
       x->out->kind = WT_PATHS_SPLIT;

@@ -40,6 +40,14 @@
 ** pointer, an HTML page, a pickle or zip checkpoint: formats/sniff.h).
 ** README.md, config.json and the like are not model files.
 **
+** A Hugging Face hub cache (hf-cache.md) is a tree like any other, with
+** three rules: a folder named "hub" or "models--org--name" (datasets--,
+** spaces--), or a snapshots/<rev> folder, is walked recursively without
+** "**"; a repo's blobs/ are not walked (their files are read through the
+** snapshots' symlinks: each revision is a model version, wt_path_revision)
+** except *.incomplete, listed as incomplete downloads; refs/ and .no_exist/
+** are skipped.
+**
 ** Then the files are grouped into models (paths_models.c): an index and
 ** the shards it names, the parts of a split GGUF, or one file.  A file
 ** reached by several names (a symlink, a hard link: same device and inode)
@@ -71,10 +79,11 @@
 #define WT_PATHS_SPLIT 5 /* the first part of a split GGUF */
 
 /* What a file is to its model (wt_path_file.role). */
-#define WT_ROLE_DATA      1 /* a file whose tensors are read */
-#define WT_ROLE_INDEX     2 /* a safetensors index (not read for tensors) */
-#define WT_ROLE_DUPLICATE 3 /* another name of a file in scope: read once, as same_as */
-#define WT_ROLE_MISSING   4 /* a shard or part that the model names, absent */
+#define WT_ROLE_DATA       1 /* a file whose tensors are read */
+#define WT_ROLE_INDEX      2 /* a safetensors index (not read for tensors) */
+#define WT_ROLE_DUPLICATE  3 /* another name of a file in scope: read once, as same_as */
+#define WT_ROLE_MISSING    4 /* a shard or part that the model names, absent */
+#define WT_ROLE_INCOMPLETE 5 /* an HF blobs/ *.incomplete: listed, in no model, never read */
 
 /* One entry of an index's weight_map: a tensor name and the shard that
 ** should hold it. */
@@ -137,6 +146,11 @@ int wt_pathlist_in_scope(const wt_pathlist *l, const wt_path_model *m, int forma
 
 /* The weight_map entry of index model m for tensor name[0..n), or NULL. */
 const wt_weight *wt_model_find_weight(const wt_path_model *m, const char *name, size_t n);
+
+/* The revision of an HF cache path: the component after "snapshots/" of a
+** repo folder ("models--org--name/snapshots/<rev>/..."), as *rev[0..*n);
+** 0 when path is not in a snapshot. */
+int wt_path_revision(const char *path, const char **rev, size_t *n);
 
 /* Free everything; safe on a zeroed or already freed list. */
 void wt_pathlist_free(wt_pathlist *l);

@@ -214,6 +214,8 @@ static int wt_group_split(wt_paths *x, size_t id, int count, size_t at) {
 /* Rank of a file for the choice of the name that is read: claimed first. */
 typedef struct wt_ident {
   uint64_t dev, ino;
+  const char *rev; /* HF revision: one blob is a file of each revision */
+  size_t rev_n;
   size_t claimed; /* 0 claimed by an index or split, 1 not */
   size_t id;
 } wt_ident;
@@ -225,6 +227,10 @@ static int wt_ident_cmp(const void *a, const void *b) {
     return x->dev < y->dev ? -1 : 1;
   if (x->ino != y->ino)
     return x->ino < y->ino ? -1 : 1;
+  if (x->rev_n != y->rev_n)
+    return x->rev_n < y->rev_n ? -1 : 1;
+  if (x->rev_n > 0 && memcmp(x->rev, y->rev, x->rev_n) != 0)
+    return memcmp(x->rev, y->rev, x->rev_n);
   if (x->claimed != y->claimed)
     return x->claimed < y->claimed ? -1 : 1;
   return x->id < y->id ? -1 : x->id > y->id;
@@ -243,12 +249,15 @@ static int wt_group_duplicates(wt_paths *x) {
     a[k].dev = l->files[i].dev;
     a[k].ino = l->files[i].ino;
     a[k].claimed = l->files[i].model == WT_NONE;
+    if (!wt_path_revision(l->files[i].path, &a[k].rev, &a[k].rev_n))
+      a[k].rev_n = 0;
     a[k++].id = i;
   }
   qsort(a, k, sizeof(*a), wt_ident_cmp);
   for (i = 1; i < k; i++) {
     wt_path_file *f = &l->files[a[i].id];
-    if (a[i].dev != a[i - 1].dev || a[i].ino != a[i - 1].ino || f->model != WT_NONE)
+    if (a[i].dev != a[i - 1].dev || a[i].ino != a[i - 1].ino || a[i].rev_n != a[i - 1].rev_n ||
+        (a[i].rev_n > 0 && memcmp(a[i].rev, a[i - 1].rev, a[i].rev_n) != 0) || f->model != WT_NONE)
       continue;
     f->role = WT_ROLE_DUPLICATE;
     f->same_as = l->files[a[i - 1].id].role == WT_ROLE_DUPLICATE ? l->files[a[i - 1].id].same_as
@@ -278,7 +287,7 @@ static int wt_group_singles(wt_paths *x) {
   for (i = 0; i < n; i++) {
     wt_path_file *f = &l->files[i];
     wt_path_model *m;
-    if (f->model != WT_NONE || f->role == WT_ROLE_DUPLICATE)
+    if (f->model != WT_NONE || f->role == WT_ROLE_DUPLICATE || f->role == WT_ROLE_INCOMPLETE)
       continue;
     if (wt_model_new(x, i, wt_guess_format(f), &m) || wt_model_part(x, m, i))
       return -1;

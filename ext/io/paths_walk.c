@@ -97,6 +97,50 @@ static int wt_first_visit(wt_walk *w, const struct stat *st) {
   return 1;
 }
 
+/* True when dir[0..dn) is a repo folder of a Hugging Face hub cache
+** ("models--org--name", "datasets--...", "spaces--..."). */
+static int wt_hf_repo_dir(const char *dir, size_t dn) {
+  const char *base = dir;
+  size_t i;
+  while (dn > 1 && dir[dn - 1] == '/')
+    dn--;
+  for (i = 0; i < dn; i++) {
+    if (dir[i] == '/')
+      base = dir + i + 1;
+  }
+  return strncmp(base, "models--", 8) == 0 || strncmp(base, "datasets--", 10) == 0 ||
+         strncmp(base, "spaces--", 8) == 0;
+}
+
+/* The blobs/ folder of an HF repo: its files are read through the
+** snapshots that link to them, never here; a partial download
+** (*.incomplete) is listed, with its error, and read by no table. */
+static int wt_scan_blobs(wt_walk *w, const char *blobs) {
+  DIR *d = opendir(blobs);
+  struct dirent *e;
+  int rc = 0;
+  if (d == NULL)
+    return 0;
+  while (rc == 0 && (e = readdir(d)) != NULL) {
+    char path[PATH_MAX];
+    size_t n, id;
+    if (!wt_paths_ends(e->d_name, strlen(e->d_name), ".incomplete"))
+      continue;
+    rc = wt_paths_join(path, blobs, strlen(blobs), e->d_name, strlen(e->d_name), &n, w->x->err);
+    if (rc == 0)
+      rc = wt_paths_add(w->x, path, n, &id);
+    if (rc == 0) {
+      wt_path_file *f = &w->x->out->files[id];
+      f->role = WT_ROLE_INCOMPLETE;
+      f->error = strdup("incomplete download (a partial blob of huggingface_hub): not read");
+      if (f->error == NULL)
+        rc = wt_paths_oom(w->x->err);
+    }
+  }
+  closedir(d);
+  return rc;
+}
+
 /* One entry of directory dfd (whose path is dir[0..dn)): keep it when it
 ** is a model file (paths.h) or cannot be read (the reader will say why);
 ** push it when it is a directory and the walk is recursive; skip anything
@@ -115,6 +159,12 @@ static int wt_scan_entry(wt_walk *w, int dfd, const char *dir, size_t dn, const 
         wt_paths_model_name(path, n))
       return wt_paths_add(w->x, path, n, &id);
     return 0;
+  }
+  if (S_ISDIR(st.st_mode) && wt_hf_repo_dir(dir, dn)) {
+    if (strcmp(name, "blobs") == 0)
+      return wt_scan_blobs(w, path);
+    if (strcmp(name, ".no_exist") == 0 || strcmp(name, "refs") == 0)
+      return 0;
   }
   if (S_ISDIR(st.st_mode))
     return w->recursive ? wt_push(w, path, n) : 0;

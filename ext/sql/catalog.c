@@ -35,6 +35,7 @@ enum {
   WF_DEV,
   WF_INODE,
   WF_MTIME,
+  WF_REVISION,
   WF_NCOLS
 };
 
@@ -43,6 +44,14 @@ static const char *wt_model_name(const wt_pathlist *l, const wt_path_file *f) {
   if (f->model >= l->n_models)
     return NULL;
   return l->files[l->models[f->model].name_file].path;
+}
+
+/* Result: the HF cache revision of path (paths.h), or NULL. */
+static void wt_result_revision(sqlite3_context *ctx, const char *path) {
+  const char *rev;
+  size_t n;
+  if (wt_path_revision(path, &rev, &n))
+    sqlite3_result_text64(ctx, rev, n, SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
 /* Column of weights_files(). */
@@ -93,6 +102,9 @@ static int wf_column(wt_cursor *c, sqlite3_context *ctx, int col) {
     if (f->exists)
       sqlite3_result_double(ctx, (double)f->mtime_ns / 1e9);
     break;
+  case WF_REVISION:
+    wt_result_revision(ctx, f->path);
+    break;
   }
   return SQLITE_OK;
 }
@@ -101,7 +113,7 @@ const wt_table_def wt_weights_files_table = {
     .name = "weights_files",
     .schema = "CREATE TABLE x(file TEXT, format TEXT, size INTEGER, tensors INTEGER, error TEXT,"
               " model TEXT, realpath TEXT, dev INTEGER, inode INTEGER, mtime REAL,"
-              " path HIDDEN)",
+              " revision TEXT, path HIDDEN)",
     .format = 0,
     .n_cols = WF_NCOLS,
     .n_args = 1,
@@ -124,6 +136,7 @@ enum {
   WM_PARAMS,
   WM_NBYTES,
   WM_ERROR,
+  WM_REVISION,
   WM_NCOLS
 };
 
@@ -175,6 +188,9 @@ static int wm_column(wt_cursor *c, sqlite3_context *ctx, int col) {
     else if (f->error[0] != 0)
       sqlite3_result_text(ctx, f->error, -1, SQLITE_TRANSIENT);
     break;
+  case WM_REVISION:
+    wt_result_revision(ctx, c->file);
+    break;
   }
   return SQLITE_OK;
 }
@@ -182,7 +198,8 @@ static int wm_column(wt_cursor *c, sqlite3_context *ctx, int col) {
 const wt_table_def wt_weights_models_table = {
     .name = "weights_models",
     .schema = "CREATE TABLE x(model TEXT, format TEXT, files INTEGER, files_present INTEGER,"
-              " tensors INTEGER, params INTEGER, nbytes INTEGER, error TEXT, path HIDDEN)",
+              " tensors INTEGER, params INTEGER, nbytes INTEGER, error TEXT, revision TEXT,"
+              " path HIDDEN)",
     .format = 0,
     .n_cols = WM_NCOLS,
     .n_args = 1,
