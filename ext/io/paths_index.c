@@ -239,7 +239,8 @@ static int wt_index_build(const char *path, size_t dn, wt_entry *e, size_t n, wt
     return wt_paths_oom(err);
   for (i = 0; i < n; i++)
     names[i] = e[i].shard;
-  qsort(names, n, sizeof(*names), wt_shard_cmp);
+  if (n > 1)
+    qsort(names, n, sizeof(*names), wt_shard_cmp);
   for (i = 0; i < n; i++) {
     if (ns == 0 || strcmp(names[ns - 1], names[i]) != 0)
       names[ns++] = names[i];
@@ -261,7 +262,7 @@ static int wt_index_build(const char *path, size_t dn, wt_entry *e, size_t n, wt
       rc = wt_paths_oom(err);
     doc->n_shards = i + 1;
   }
-  if (rc == 0)
+  if (rc == 0 && n > 1)
     qsort(e, n, sizeof(*e), wt_entry_cmp);
   for (i = 0; rc == 0 && i < n; i++) {
     const char **at;

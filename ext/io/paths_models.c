@@ -357,7 +357,8 @@ static int wt_group_sort(wt_paths *x) {
     if (files[i].same_as != WT_NONE)
       files[i].same_as = pos[files[i].same_as];
   }
-  qsort(l->models, l->n_models, sizeof(*l->models), wt_model_cmp);
+  if (l->n_models > 1)
+    qsort(l->models, l->n_models, sizeof(*l->models), wt_model_cmp);
   for (i = 0; i < l->n_models; i++)
     mpos[l->files[l->models[i].name_file].model] = i;
   for (i = 0; i < l->n; i++) {
