@@ -35,10 +35,10 @@ EXT_HDR     := $(wildcard ext/*/*.h)
 # `make -j` compiles in parallel and a change rebuilds what it touches.
 EXT_OBJ     := $(EXT_SRC:ext/%.c=$(BUILD)/obj/%.o)
 EXT_CFLAGS   = $(WARN) $(STD) -fPIC -Iext -DWEIGHTS_VERSION='"$(VERSION)"' $(CJSON_CFLAGS) -MMD -MP
-EXT_LIBS     = $(CJSON_LIBS) -lxxhash -lm
+EXT_LIBS     = $(CJSON_LIBS) -lxxhash -lcrypto -lm
 
 # Debian packages the build and the tests need.
-DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev
+DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev libssl-dev
 
 .PHONY: all deps demo demo-run test test-run testdata clean format install uninstall
 
@@ -88,6 +88,12 @@ DECODE_TEST_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o) $(DECODE_SRC:ext/%.c=$
 $(BUILD)/decode_test: tests/decode_test.c $(DECODE_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/decode_test.c $(DECODE_TEST_OBJ) $(EXT_LIBS)
 
+# Unit tests of the Hugging Face cache module, against what
+# tests/gen_hf_cache.py wrote (build/testdata/hf/manifest.tsv).
+HF_TEST_OBJ := $(BASE_SRC:ext/%.c=$(BUILD)/obj/%.o) $(addprefix $(BUILD)/obj/io/,hf_locate.o hf_scan.o file_sha256.o)
+$(BUILD)/hf_cache_test: tests/hf_cache_test.c $(HF_TEST_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/hf_cache_test.c $(HF_TEST_OBJ) -lcrypto
+
 # A scratch dump of what the GGUF parser makes of files (tests/gguf_dump.c).
 PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
 $(BUILD)/gguf_dump: tests/gguf_dump.c $(PARSER_OBJ) | $(BUILD)
@@ -102,12 +108,13 @@ $(BUILD)/demo/.stamp: $(BUILD)/gen_model
 # Generated test files: rewritten whenever a generator changes.
 testdata: $(BUILD)/testdata/.stamp
 
-$(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf tests/gen_trees.sh
+$(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf tests/gen_trees.sh tests/gen_hf_cache.py
 	rm -rf $(BUILD)/testdata
 	mkdir -p $(BUILD)/testdata/safetensors $(BUILD)/testdata/gguf
 	$(BUILD)/gen_safetensors $(BUILD)/testdata/safetensors
 	$(BUILD)/gen_gguf $(BUILD)/testdata/gguf
 	sh tests/gen_trees.sh $(BUILD)/testdata/trees
+	/usr/bin/python3 tests/gen_hf_cache.py $(BUILD)/testdata/hf
 	touch $@
 
 deps:
@@ -127,12 +134,16 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 
 # The last line printed is the runner's "TOTAL: N passed, M failed, K skipped".
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
 	tail -1 $(BUILD)/decode_test.log
+	$(VALGRIND) $(BUILD)/hf_cache_test $(BUILD)/testdata/hf > $(BUILD)/hf_cache_test.log || \
+	  { cat $(BUILD)/hf_cache_test.log; exit 1; }
+	tail -1 $(BUILD)/hf_cache_test.log
 	sh tests/run_sql_examples.sh $(MODULE)
 	/usr/bin/python3 tests/python_test.py $(MODULE)
+	/usr/bin/python3 tests/hash_test.py $(MODULE)
 	sh tests/node_test.sh $(MODULE)
 	/usr/bin/python3 tests/check_readme.py README.md
 	MAKE='$(MAKE)' sh tests/install_test.sh $(MODULE)

@@ -18,6 +18,7 @@
 #include <sqlite3ext.h>
 
 #include "sql/functions.h"
+#include "sql/hash_functions.h"
 #include "sql/tables.h"
 #include "sql/values.h"
 
@@ -49,6 +50,8 @@ __declspec(dllexport)
     rc = wt_register_table(db, tables[i], cache);
   if (rc == SQLITE_OK)
     rc = wt_register_functions(db, cache);
+  if (rc == SQLITE_OK)
+    rc = wt_register_hash_functions(db);
   wt_cache_unref(cache);
   return rc;
 }
