@@ -48,7 +48,8 @@
 #   hub/           a Hugging Face cache: models--org--tiny with two
 #                  revisions (rev1: model.safetensors, config.json; rev2:
 #                  model.safetensors (the same blob) and extra.safetensors),
-#                  refs/main -> rev2, an .incomplete blob, .no_exist/
+#                  refs/main -> rev2, an .incomplete blob, .no_exist/, and
+#                  rev2/zbad.safetensors, a blob whose name is not its SHA-256
 set -eu
 
 if [ $# -ne 1 ]; then
@@ -298,3 +299,7 @@ ln -s "../../blobs/$B1" "$REPO/snapshots/$R2/model.safetensors"
 ln -s "../../blobs/$B2" "$REPO/snapshots/$R2/extra.safetensors"
 : > "$REPO/.no_exist/$R1/model.safetensors.index.json"
 printf '%s' "$R2" > "$REPO/refs/main"
+# a blob whose content is not what its name (a SHA-256) says
+BAD=00000000000000000000000000000000000000000000000000000000000000aa
+cp "$ST/ok_scalar_i64.safetensors" "$REPO/blobs/$BAD"
+ln -s "../../blobs/$BAD" "$REPO/snapshots/$R2/zbad.safetensors"

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "formats/sniff.h"
+#include "hf_cache.h"
 
 /* Bytes read from the start of a file to tell its format. */
 #define WT_SNIFF_BYTES 4096
@@ -135,6 +136,13 @@ void wt_paths_drop_last(wt_paths *x) {
   free(f->path);
   free(f->realpath);
   free(f->error);
+  free(f->revision);
+  free(f->refs);
+  free(f->expected_sha256);
+}
+
+int wt_paths_is_model_file(const wt_path_file *f) {
+  return wt_paths_model_name(f->path, strlen(f->path)) || f->format != 0 || f->what != NULL;
 }
 
 size_t wt_paths_lookup(const wt_paths *x, const char *path) {
@@ -160,42 +168,6 @@ static int wt_expand_home(char *buf, size_t *n, wt_error *err) {
   memmove(buf + hn, buf + 1, *n); /* the NUL too */
   memcpy(buf, home, hn);
   *n = *n - 1 + hn;
-  return 0;
-}
-
-/* True when directory path[0..n) is a Hugging Face cache folder that is
-** walked recursively: the hub, a repo, a snapshot (paths.h). */
-static int wt_hf_walks_down(const char *path, size_t n) {
-  const char *base = path, *rev;
-  size_t i, rn;
-  while (n > 1 && path[n - 1] == '/')
-    n--;
-  for (i = 0; i + 1 < n; i++) {
-    if (path[i] == '/')
-      base = path + i + 1;
-  }
-  if ((size_t)(path + n - base) == 3 && strncmp(base, "hub", 3) == 0)
-    return 1;
-  if (strncmp(base, "models--", 8) == 0 || strncmp(base, "datasets--", 10) == 0 ||
-      strncmp(base, "spaces--", 8) == 0)
-    return 1;
-  return wt_path_revision(path, &rev, &rn);
-}
-
-int wt_path_revision(const char *path, const char **rev, size_t *n) {
-  const char *p = path;
-  while ((p = strstr(p, "/snapshots/")) != NULL) {
-    const char *repo = p;
-    while (repo > path && repo[-1] != '/')
-      repo--;
-    p += 11;
-    if (strncmp(repo, "models--", 8) == 0 || strncmp(repo, "datasets--", 10) == 0 ||
-        strncmp(repo, "spaces--", 8) == 0) {
-      *rev = p;
-      *n = strcspn(p, "/");
-      return *n > 0;
-    }
-  }
   return 0;
 }
 
@@ -242,8 +214,13 @@ static int wt_dispatch(wt_paths *x, char *path, size_t n) {
                            "download the files and give their local path");
   if (stat(path, &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
+      wt_hf_place hf;
+      int in_hf = wt_hf_locate(path, &hf);
+      wt_hf_place_free(&hf);
       x->out->kind = WT_PATHS_DIR;
-      if (wt_paths_walk(x, path, wt_hf_walks_down(path, n)))
+      if (in_hf < 0)
+        return wt_paths_oom(x->err);
+      if (in_hf ? wt_paths_hf(x, path) : wt_paths_walk(x, path, 0))
         return -1;
     } else if (S_ISREG(st.st_mode) && wt_split_name(path, n, &part, &at) > 0 && part == 1) {
       x->out->kind = WT_PATHS_SPLIT;
@@ -340,6 +317,9 @@ void wt_pathlist_free(wt_pathlist *l) {
     free(l->files[i].path);
     free(l->files[i].realpath);
     free(l->files[i].error);
+    free(l->files[i].revision);
+    free(l->files[i].refs);
+    free(l->files[i].expected_sha256);
   }
   for (i = 0; i < l->n_models; i++) {
     free(l->models[i].parts);

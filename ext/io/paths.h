@@ -40,13 +40,12 @@
 ** pointer, an HTML page, a pickle or zip checkpoint: formats/sniff.h).
 ** README.md, config.json and the like are not model files.
 **
-** A Hugging Face hub cache (hf-cache.md) is a tree like any other, with
-** three rules: a folder named "hub" or "models--org--name" (datasets--,
-** spaces--), or a snapshots/<rev> folder, is walked recursively without
-** "**"; a repo's blobs/ are not walked (their files are read through the
-** snapshots' symlinks: each revision is a model version, wt_path_revision)
-** except *.incomplete, listed as incomplete downloads; refs/ and .no_exist/
-** are skipped.
+** A directory of a Hugging Face hub cache (io/hf_cache.h: the hub, a
+** models--org--name folder, snapshots/, a snapshot or a folder in one) is
+** listed by wt_hf_scan(): the model files of every snapshot in it, each a
+** file of its revision (a blob two revisions share is a file of each),
+** and blobs/ *.incomplete, listed as incomplete downloads and in no model;
+** blobs are read through the snapshots' symlinks, never on their own.
 **
 ** Then the files are grouped into models (paths_models.c): an index and
 ** the shards it names, the parts of a split GGUF, or one file.  A file
@@ -100,12 +99,15 @@ typedef struct wt_path_file {
   int exists;     /* stat() succeeded */
   uint64_t size, dev, ino;
   int64_t mtime_ns;
-  int format;       /* WT_FORMAT_* from the first bytes, or 0 */
-  const char *what; /* formats/sniff.h's phrase for what the bytes are, or NULL */
-  char *error;      /* known without parsing (dangling, missing), or NULL */
-  int role;         /* WT_ROLE_* */
-  size_t model;     /* index into wt_pathlist.models */
-  size_t same_as;   /* WT_ROLE_DUPLICATE: the file read instead */
+  int format;            /* WT_FORMAT_* from the first bytes, or 0 */
+  const char *what;      /* formats/sniff.h's phrase for what the bytes are, or NULL */
+  char *error;           /* known without parsing (dangling, missing), or NULL */
+  int role;              /* WT_ROLE_* */
+  size_t model;          /* index into wt_pathlist.models */
+  size_t same_as;        /* WT_ROLE_DUPLICATE: the file read instead */
+  char *revision;        /* HF cache: the snapshot (commit) it is in, or NULL */
+  char *refs;            /* HF cache: refs pointing at revision ("main,v1"), or NULL */
+  char *expected_sha256; /* HF cache: the SHA-256 its blob's name promises, or NULL */
 } wt_path_file;
 
 /* One model in scope. */
@@ -146,11 +148,6 @@ int wt_pathlist_in_scope(const wt_pathlist *l, const wt_path_model *m, int forma
 
 /* The weight_map entry of index model m for tensor name[0..n), or NULL. */
 const wt_weight *wt_model_find_weight(const wt_path_model *m, const char *name, size_t n);
-
-/* The revision of an HF cache path: the component after "snapshots/" of a
-** repo folder ("models--org--name/snapshots/<rev>/..."), as *rev[0..*n);
-** 0 when path is not in a snapshot. */
-int wt_path_revision(const char *path, const char **rev, size_t *n);
 
 /* Free everything; safe on a zeroed or already freed list. */
 void wt_pathlist_free(wt_pathlist *l);

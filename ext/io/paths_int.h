@@ -65,6 +65,15 @@ size_t wt_paths_lookup(const wt_paths *x, const char *path);
 ** *.safetensors, *.gguf, *.safetensors.index.json. */
 int wt_paths_model_name(const char *path, size_t n);
 
+/* True when file f (just added) is a model file of a scan: named like one
+** (a dangling symlink too), or its first bytes are a model or a known
+** look-alike. */
+int wt_paths_is_model_file(const wt_path_file *f);
+
+/* List the files of a Hugging Face cache folder (hub, repo, snapshot) with
+** the hf_cache module (paths_walk.c). */
+int wt_paths_hf(wt_paths *x, const char *path);
+
 /* List directory dir into the files (paths_walk.c). */
 int wt_paths_walk(wt_paths *x, const char *dir, int recursive);
 

@@ -249,8 +249,8 @@ static int wt_group_duplicates(wt_paths *x) {
     a[k].dev = l->files[i].dev;
     a[k].ino = l->files[i].ino;
     a[k].claimed = l->files[i].model == WT_NONE;
-    if (!wt_path_revision(l->files[i].path, &a[k].rev, &a[k].rev_n))
-      a[k].rev_n = 0;
+    a[k].rev = l->files[i].revision;
+    a[k].rev_n = a[k].rev != NULL ? strlen(a[k].rev) : 0;
     a[k++].id = i;
   }
   qsort(a, k, sizeof(*a), wt_ident_cmp);

@@ -12,6 +12,11 @@
 ** directory it entered, so that a symlink loop is entered once.  The
 ** result is sorted by path (strcmp), so "a/x" comes before "b".
 **
+** A Hugging Face cache folder is listed by the hf_cache module instead
+** (wt_paths_hf): the files of its snapshots, each with its revision, the
+** refs that point at it and the SHA-256 its blob's name promises, and its
+** partial downloads; blobs are read through the snapshots, never twice.
+**
 ** A file of a directory whose name is not a model name is opened for its
 ** first bytes (paths.c sniffs every file it adds): it is kept when they
 ** are a model or a known look-alike, dropped otherwise.
@@ -28,6 +33,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "hf_cache.h"
 
 /* A directory's identity, for the set of directories already entered. */
 typedef struct wt_dirid {
@@ -97,50 +104,6 @@ static int wt_first_visit(wt_walk *w, const struct stat *st) {
   return 1;
 }
 
-/* True when dir[0..dn) is a repo folder of a Hugging Face hub cache
-** ("models--org--name", "datasets--...", "spaces--..."). */
-static int wt_hf_repo_dir(const char *dir, size_t dn) {
-  const char *base = dir;
-  size_t i;
-  while (dn > 1 && dir[dn - 1] == '/')
-    dn--;
-  for (i = 0; i < dn; i++) {
-    if (dir[i] == '/')
-      base = dir + i + 1;
-  }
-  return strncmp(base, "models--", 8) == 0 || strncmp(base, "datasets--", 10) == 0 ||
-         strncmp(base, "spaces--", 8) == 0;
-}
-
-/* The blobs/ folder of an HF repo: its files are read through the
-** snapshots that link to them, never here; a partial download
-** (*.incomplete) is listed, with its error, and read by no table. */
-static int wt_scan_blobs(wt_walk *w, const char *blobs) {
-  DIR *d = opendir(blobs);
-  struct dirent *e;
-  int rc = 0;
-  if (d == NULL)
-    return 0;
-  while (rc == 0 && (e = readdir(d)) != NULL) {
-    char path[PATH_MAX];
-    size_t n, id;
-    if (!wt_paths_ends(e->d_name, strlen(e->d_name), ".incomplete"))
-      continue;
-    rc = wt_paths_join(path, blobs, strlen(blobs), e->d_name, strlen(e->d_name), &n, w->x->err);
-    if (rc == 0)
-      rc = wt_paths_add(w->x, path, n, &id);
-    if (rc == 0) {
-      wt_path_file *f = &w->x->out->files[id];
-      f->role = WT_ROLE_INCOMPLETE;
-      f->error = strdup("incomplete download (a partial blob of huggingface_hub): not read");
-      if (f->error == NULL)
-        rc = wt_paths_oom(w->x->err);
-    }
-  }
-  closedir(d);
-  return rc;
-}
-
 /* One entry of directory dfd (whose path is dir[0..dn)): keep it when it
 ** is a model file (paths.h) or cannot be read (the reader will say why);
 ** push it when it is a directory and the walk is recursive; skip anything
@@ -160,12 +123,6 @@ static int wt_scan_entry(wt_walk *w, int dfd, const char *dir, size_t dn, const 
       return wt_paths_add(w->x, path, n, &id);
     return 0;
   }
-  if (S_ISDIR(st.st_mode) && wt_hf_repo_dir(dir, dn)) {
-    if (strcmp(name, "blobs") == 0)
-      return wt_scan_blobs(w, path);
-    if (strcmp(name, ".no_exist") == 0 || strcmp(name, "refs") == 0)
-      return 0;
-  }
   if (S_ISDIR(st.st_mode))
     return w->recursive ? wt_push(w, path, n) : 0;
   if (!S_ISREG(st.st_mode))
@@ -173,8 +130,7 @@ static int wt_scan_entry(wt_walk *w, int dfd, const char *dir, size_t dn, const 
   if (wt_paths_add(w->x, path, n, &id))
     return -1;
   f = &w->x->out->files[id];
-  if (wt_paths_model_name(path, n) || f->format != 0 || f->what != NULL ||
-      (faccessat(dfd, name, R_OK, 0) != 0 && errno == EACCES))
+  if (wt_paths_is_model_file(f) || (faccessat(dfd, name, R_OK, 0) != 0 && errno == EACCES))
     return 0;
   wt_paths_drop_last(w->x);
   return 0;
@@ -322,5 +278,41 @@ int wt_paths_glob(wt_paths *x, const char *pattern) {
     return wt_fail(x->err, "no files match");
   if (rc == 0 && x->out->n > 1)
     qsort(x->out->files, x->out->n, sizeof(*x->out->files), wt_file_cmp);
+  return rc;
+}
+
+/* Copy z (or NULL) into *out; -1 on out of memory. */
+static int wt_dup(const char *z, char **out) {
+  *out = z != NULL ? strdup(z) : NULL;
+  return z != NULL && *out == NULL ? -1 : 0;
+}
+
+int wt_paths_hf(wt_paths *x, const char *path) {
+  wt_hf_list hl;
+  size_t i, id;
+  int rc = 0;
+  if (wt_hf_scan(path, &hl, x->err))
+    return -1;
+  for (i = 0; rc == 0 && i < hl.n; i++) {
+    const wt_hf_entry *e = &hl.e[i];
+    wt_path_file *f;
+    if ((rc = wt_paths_add(x, e->path, strlen(e->path), &id)) != 0)
+      break;
+    f = &x->out->files[id];
+    if (e->incomplete) {
+      f->role = WT_ROLE_INCOMPLETE;
+      free(f->error);
+      if ((f->error = strdup("incomplete download (a partial blob of huggingface_hub): not "
+                             "read")) == NULL)
+        rc = wt_paths_oom(x->err);
+    } else if (!wt_paths_is_model_file(f)) {
+      wt_paths_drop_last(x);
+      continue;
+    }
+    if (rc == 0 && (wt_dup(e->revision, &f->revision) || wt_dup(e->refs, &f->refs) ||
+                    wt_dup(e->expected_sha256, &f->expected_sha256)))
+      rc = wt_paths_oom(x->err);
+  }
+  wt_hf_list_free(&hl);
   return rc;
 }

@@ -11,10 +11,12 @@
 **
 ** Everything a row shows was learnt when the file was visited (paths.c
 ** stats and sniffs each file once; the vtab opens it through the cache):
-** no column function reads the file system.
+** no column function reads the file system, except weights_files.verified,
+** a whole-file SHA-256 computed only when a query reads that column.
 */
 #include <string.h>
 
+#include "io/file_sha256.h"
 #include "tables.h"
 #include "vtab.h"
 
@@ -36,6 +38,7 @@ enum {
   WF_INODE,
   WF_MTIME,
   WF_REVISION,
+  WF_VERIFIED,
   WF_NCOLS
 };
 
@@ -46,12 +49,31 @@ static const char *wt_model_name(const wt_pathlist *l, const wt_path_file *f) {
   return l->files[l->models[f->model].name_file].path;
 }
 
-/* Result: the HF cache revision of path (paths.h), or NULL. */
-static void wt_result_revision(sqlite3_context *ctx, const char *path) {
-  const char *rev;
-  size_t n;
-  if (wt_path_revision(path, &rev, &n))
-    sqlite3_result_text64(ctx, rev, n, SQLITE_TRANSIENT, SQLITE_UTF8);
+/* Result: a string of the path list, or NULL. */
+static void wt_result_opt(sqlite3_context *ctx, const char *z) {
+  if (z != NULL)
+    sqlite3_result_text(ctx, z, -1, SQLITE_TRANSIENT);
+}
+
+/* Result of weights_files.verified: 1 when the file's SHA-256 is the one
+** its HF blob's name promises, 0 when not, NULL when nothing is promised.
+** This is the one column that reads a file in xColumn, on purpose: a
+** whole-file hash (10 GB for a large shard) must be paid only by a query
+** that asks for it, never by a plain listing, and SQLite calls xColumn
+** only for the columns a query uses. */
+static int wf_verified(sqlite3_context *ctx, const wt_path_file *f) {
+  char hex[65];
+  wt_error e;
+  if (f->expected_sha256 == NULL || !f->exists)
+    return SQLITE_OK;
+  if (wt_sha256_file(f->path, hex, &e)) {
+    char *msg = sqlite3_mprintf("weights_files(): %s: %s", f->path, e.msg);
+    sqlite3_result_error(ctx, msg != NULL ? msg : "out of memory", -1);
+    sqlite3_free(msg);
+    return SQLITE_ERROR;
+  }
+  sqlite3_result_int(ctx, strcmp(hex, f->expected_sha256) == 0);
+  return SQLITE_OK;
 }
 
 /* Column of weights_files(). */
@@ -103,8 +125,10 @@ static int wf_column(wt_cursor *c, sqlite3_context *ctx, int col) {
       sqlite3_result_double(ctx, (double)f->mtime_ns / 1e9);
     break;
   case WF_REVISION:
-    wt_result_revision(ctx, f->path);
+    wt_result_opt(ctx, f->revision);
     break;
+  case WF_VERIFIED:
+    return wf_verified(ctx, f);
   }
   return SQLITE_OK;
 }
@@ -113,7 +137,7 @@ const wt_table_def wt_weights_files_table = {
     .name = "weights_files",
     .schema = "CREATE TABLE x(file TEXT, format TEXT, size INTEGER, tensors INTEGER, error TEXT,"
               " model TEXT, realpath TEXT, dev INTEGER, inode INTEGER, mtime REAL,"
-              " revision TEXT, path HIDDEN)",
+              " revision TEXT, verified INTEGER, path HIDDEN)",
     .format = 0,
     .n_cols = WF_NCOLS,
     .n_args = 1,
@@ -137,6 +161,7 @@ enum {
   WM_NBYTES,
   WM_ERROR,
   WM_REVISION,
+  WM_REFS,
   WM_NCOLS
 };
 
@@ -189,7 +214,10 @@ static int wm_column(wt_cursor *c, sqlite3_context *ctx, int col) {
       sqlite3_result_text(ctx, f->error, -1, SQLITE_TRANSIENT);
     break;
   case WM_REVISION:
-    wt_result_revision(ctx, c->file);
+    wt_result_opt(ctx, c->paths.files[m->name_file].revision);
+    break;
+  case WM_REFS:
+    wt_result_opt(ctx, c->paths.files[m->name_file].refs);
     break;
   }
   return SQLITE_OK;
@@ -199,7 +227,7 @@ const wt_table_def wt_weights_models_table = {
     .name = "weights_models",
     .schema = "CREATE TABLE x(model TEXT, format TEXT, files INTEGER, files_present INTEGER,"
               " tensors INTEGER, params INTEGER, nbytes INTEGER, error TEXT, revision TEXT,"
-              " path HIDDEN)",
+              " refs TEXT, path HIDDEN)",
     .format = 0,
     .n_cols = WM_NCOLS,
     .n_args = 1,
