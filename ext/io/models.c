@@ -199,23 +199,33 @@ int wt_path_is_plain_file(const char *path, size_t n) {
   return !wt_paths_ends(path, n, ".json");
 }
 
-/* Search the models of l for the tensor; see wt_resolve_tensor(). */
-static int wt_resolve_in(wt_cache *cache, const wt_pathlist *l, int format, const char *name,
-                         size_t nn, wt_source **src, const wt_tensor **t, wt_error *err) {
-  const char *where, *first_model = NULL;
-  size_t i, k;
-  int failing = wt_scope_check(cache, l, format, &where, err);
-  if (failing != 0) {
-    char msg[2 * WT_ERROR_MAX];
-    if (failing < 0)
-      return -1;
+int wt_scope_open(wt_cache *cache, const char *path, size_t n, int format, wt_pathlist *l,
+                  wt_error *err) {
+  const char *where;
+  char msg[2 * WT_ERROR_MAX];
+  int failing;
+  if (wt_paths_expand(path, n, format, l, err))
+    return -1;
+  failing = wt_scope_check(cache, l, format, &where, err);
+  if (failing == 0)
+    return 0;
+  if (failing > 0) {
     snprintf(msg, sizeof(msg), "%.400s: %s", where, err->msg);
     if (failing > 1)
       snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), " (and %d other files fail)",
                failing - 1);
     wt_fail(err, "%s", msg);
-    return -1;
   }
+  wt_pathlist_free(l);
+  return -1;
+}
+
+int wt_scope_find_tensor(wt_cache *cache, const wt_pathlist *l, int format, const char *name,
+                         size_t nn, wt_source **src, const wt_tensor **t, wt_error *err) {
+  const char *first_model = NULL;
+  size_t i, k;
+  *src = NULL;
+  *t = NULL;
   for (i = 0; i < l->n_models; i++) {
     const wt_path_model *m = &l->models[i];
     if (!wt_pathlist_in_scope(l, m, format))
@@ -299,9 +309,9 @@ int wt_resolve_tensor(wt_cache *cache, const char *path, size_t n, int format, c
     *src = NULL;
     return 0;
   }
-  if (wt_paths_expand(path, n, format, &l, err))
+  if (wt_scope_open(cache, path, n, format, &l, err))
     return -1;
-  rc = wt_resolve_in(cache, &l, format, name, nn, src, t, err);
+  rc = wt_scope_find_tensor(cache, &l, format, name, nn, src, t, err);
   wt_pathlist_free(&l);
   return rc;
 }

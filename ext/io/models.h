@@ -43,6 +43,17 @@ int wt_model_check(wt_cache *cache, const wt_pathlist *l, size_t m, int format,
 int wt_scope_check(wt_cache *cache, const wt_pathlist *l, int format, const char **where,
                    wt_error *err);
 
+/* Expand path[0..n) for a reader of format and check every model in scope
+** (wt_scope_check): 0 with *l filled (free it), or -1 with err set, naming
+** the first failing file and how many others fail. */
+int wt_scope_open(wt_cache *cache, const char *path, size_t n, int format, wt_pathlist *l,
+                  wt_error *err);
+
+/* Find tensor name[0..nn) in the models of l (from wt_scope_open()): as
+** wt_resolve_tensor(). */
+int wt_scope_find_tensor(wt_cache *cache, const wt_pathlist *l, int format, const char *name,
+                         size_t nn, wt_source **src, const wt_tensor **t, wt_error *err);
+
 /* Find tensor name[0..nn) in what path[0..n) names (a file, an index, part
 ** 1 of a split, a folder), read as format (0: either).  Returns 1 with
 ** *src (release it) and *t set, 0 when no file holds it, -1 with err set

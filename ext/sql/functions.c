@@ -81,8 +81,39 @@ static int wt_int_arg(sqlite3_context *ctx, const char *fn, int argc, sqlite3_va
   return 0;
 }
 
-int wt_func_find_tensor(sqlite3_context *ctx, sqlite3_value *path, sqlite3_value *name,
-                        wt_source **psrc, const wt_tensor **pt) {
+/* Free a wt_pathlist kept as a statement's auxiliary data. */
+static void wt_free_pathlist(void *p) {
+  wt_pathlist_free(p);
+  sqlite3_free(p);
+}
+
+/* wt_resolve_tensor() for a path that names several files: the expanded
+** and checked list is kept for the rest of the statement with
+** sqlite3_set_auxdata() on argument i, the path (usually the same on every row), so
+** that a function called once per row of a listing expands the folder or
+** parses the index once, not once per row. */
+static int wt_scope_tensor(sqlite3_context *ctx, int i, const char *p, size_t n, const char *z,
+                           size_t zn, wt_source **psrc, const wt_tensor **pt, wt_error *e) {
+  const wt_func_aux *aux = sqlite3_user_data(ctx);
+  wt_pathlist *l = sqlite3_get_auxdata(ctx, i);
+  int rc;
+  if (l != NULL)
+    return wt_scope_find_tensor(aux->cache, l, aux->format, z, zn, psrc, pt, e);
+  l = sqlite3_malloc(sizeof(*l));
+  if (l == NULL)
+    return wt_fail(e, "out of memory");
+  if (wt_scope_open(aux->cache, p, n, aux->format, l, e)) {
+    sqlite3_free(l);
+    return -1;
+  }
+  rc = wt_scope_find_tensor(aux->cache, l, aux->format, z, zn, psrc, pt, e);
+  sqlite3_set_auxdata(ctx, i, l, wt_free_pathlist); /* frees l now if it cannot keep it */
+  return rc;
+}
+
+int wt_func_find_tensor(sqlite3_context *ctx, sqlite3_value **argv, int i, wt_source **psrc,
+                        const wt_tensor **pt) {
+  sqlite3_value *path = argv[i], *name = argv[i + 1];
   const wt_func_aux *aux = sqlite3_user_data(ctx);
   const char *p = (const char *)sqlite3_value_text(path);
   const char *z = (const char *)sqlite3_value_text(name);
@@ -101,8 +132,12 @@ int wt_func_find_tensor(sqlite3_context *ctx, sqlite3_value *path, sqlite3_value
   }
   if (z == NULL)
     return 0;
-  rc = wt_resolve_tensor(aux->cache, p, (size_t)n, aux->format, z,
-                         (size_t)sqlite3_value_bytes(name), psrc, pt, &e);
+  if (wt_path_is_plain_file(p, (size_t)n)) {
+    rc = wt_resolve_tensor(aux->cache, p, (size_t)n, aux->format, z,
+                           (size_t)sqlite3_value_bytes(name), psrc, pt, &e);
+  } else {
+    rc = wt_scope_tensor(ctx, i, p, (size_t)n, z, (size_t)sqlite3_value_bytes(name), psrc, pt, &e);
+  }
   if (rc < 0) {
     wt_func_error(ctx, aux->name, (int)strlen(p) == n ? p : NULL, e.msg);
     *pt = NULL;
@@ -122,7 +157,7 @@ static const wt_tensor *wt_func_tensor(sqlite3_context *ctx, sqlite3_value **arg
     *psrc = NULL;
     return NULL;
   }
-  if (wt_func_find_tensor(ctx, argv[0], argv[1], psrc, &t) <= 0)
+  if (wt_func_find_tensor(ctx, argv, 0, psrc, &t) <= 0)
     t = NULL;
   if (t != NULL && !t->nbytes_known) {
     char msg[WT_ERROR_MAX];

@@ -341,15 +341,15 @@ const wt_table_def wt_tensor_stats_table = {
 
 /* Open side k (0 or 1) of the comparison: its file, tensor and decoder.
 ** Returns the source (release it) or NULL with the error result set. */
-static wt_source *wt_compare_side(sqlite3_context *ctx, sqlite3_value **argv, const wt_tensor **t,
-                                  const wt_codec **codec, uint64_t *nvalues) {
+static wt_source *wt_compare_side(sqlite3_context *ctx, sqlite3_value **argv, int k,
+                                  const wt_tensor **t, const wt_codec **codec, uint64_t *nvalues) {
   wt_source *src;
   char q[WT_QUOTE_SIZE], *err = NULL;
-  if (wt_func_find_tensor(ctx, argv[0], argv[1], &src, t) < 0)
+  if (wt_func_find_tensor(ctx, argv, k, &src, t) < 0)
     return NULL;
   if (*t == NULL) {
-    const char *name = (const char *)sqlite3_value_text(argv[1]);
-    const char *path = (const char *)sqlite3_value_text(argv[0]);
+    const char *name = (const char *)sqlite3_value_text(argv[k + 1]);
+    const char *path = (const char *)sqlite3_value_text(argv[k]);
     char *msg = sqlite3_mprintf("no tensor %s",
                                 wt_quote(q, sizeof(q), name ? name : "", name ? strlen(name) : 0));
     err = wt_error_message("tensor_compare", path, msg ? msg : "no such tensor");
@@ -388,10 +388,10 @@ void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   if (sqlite3_value_type(argv[1]) == SQLITE_NULL || sqlite3_value_type(argv[3]) == SQLITE_NULL)
     return;
-  a = wt_compare_side(ctx, argv, &ta, &ca, &na);
+  a = wt_compare_side(ctx, argv, 0, &ta, &ca, &na);
   if (a == NULL)
     return;
-  b = wt_compare_side(ctx, argv + 2, &tb, &cb, &nb);
+  b = wt_compare_side(ctx, argv, 2, &tb, &cb, &nb);
   if (b == NULL)
     goto done;
   if (na != nb) {
