@@ -192,6 +192,45 @@ static int wt_plan_visits(wt_cursor *c) {
   return SQLITE_OK;
 }
 
+/* For a table whose argument name_arg names one tensor: keep only the
+** files to visit that hold it; an error when files of two models do. */
+static int wt_visit_holders(wt_cursor *c, char **pzErr) {
+  sqlite3_value *v = c->args[c->def->name_arg];
+  const wt_pathlist *l = &c->paths;
+  const char *name = v != NULL ? (const char *)sqlite3_value_text(v) : NULL;
+  size_t i, n = 0, first = 0;
+  if (name == NULL || c->n_visit < 2)
+    return SQLITE_OK;
+  for (i = 0; i < c->n_visit; i++) {
+    const wt_path_file *f = &l->files[c->visit[i]];
+    wt_source *s;
+    wt_error e;
+    int held;
+    if (wt_cache_open(c->cache, f->path, strlen(f->path), 0, &s, &e)) {
+      *pzErr = wt_error_message(c->def->name, f->path, e.msg);
+      return SQLITE_ERROR;
+    }
+    held = wt_source_find_tensor(s, name, (size_t)sqlite3_value_bytes(v)) != NULL;
+    wt_source_release(s);
+    if (!held)
+      continue;
+    if (n > 0 && f->model != l->files[first].model) {
+      char q[WT_QUOTE_SIZE];
+      *pzErr = sqlite3_mprintf(
+          "%s(): tensor %s is in two models of the path: %s and %s; name one of them", c->def->name,
+          wt_quote(q, sizeof(q), name, (size_t)sqlite3_value_bytes(v)),
+          l->files[l->models[l->files[first].model].name_file].path,
+          l->files[l->models[f->model].name_file].path);
+      return SQLITE_ERROR;
+    }
+    if (n == 0)
+      first = c->visit[i];
+    c->visit[n++] = c->visit[i];
+  }
+  c->n_visit = n;
+  return SQLITE_OK;
+}
+
 /* The error of a table over files of which `failing` fail, the first at
 ** where with msg: "fn(): where: msg (and N other files fail; ...)". */
 static char *wt_scope_error(wt_cursor *c, const char *path, const char *where, const char *msg,
@@ -209,7 +248,7 @@ static char *wt_scope_error(wt_cursor *c, const char *path, const char *where, c
 static int wt_expand_path(wt_cursor *c, const char *path, int n, char **pzErr) {
   const char *where = NULL;
   wt_error e;
-  int failing;
+  int failing, rc;
   if (wt_paths_expand(path, (size_t)n, c->def->format, &c->paths, &e)) {
     *pzErr = wt_error_message(c->def->name, path, e.msg);
     return SQLITE_ERROR;
@@ -223,7 +262,9 @@ static int wt_expand_path(wt_cursor *c, const char *path, int n, char **pzErr) {
       return SQLITE_ERROR;
     }
   }
-  return wt_plan_visits(c);
+  if ((rc = wt_plan_visits(c)) != SQLITE_OK)
+    return rc;
+  return c->def->name_arg > 0 ? wt_visit_holders(c, pzErr) : SQLITE_OK;
 }
 
 /* Open the file to visit (WT_ROWS_DATA, WT_ROWS_FILES).  For FILES, a file

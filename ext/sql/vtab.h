@@ -50,6 +50,9 @@ typedef struct wt_table_def {
   int rows;                     /* WT_ROWS_*: for FILES, a file that fails is a row
                                    with its error (c->file_error), not an error; for
                                    MODELS, start_file is called with c->src NULL */
+  int name_arg;                 /* >0: argument that names one tensor (tensor_values,
+                                   tensor_stats): only the files holding it are read,
+                                   and a name two models of the path hold is an error */
   int first_part_only;          /* read only part 1 of a split GGUF (its metadata:
                                    the other parts repeat only split.* keys) */
   int no_file_column;           /* the table has no HIDDEN file column */
