@@ -146,8 +146,18 @@ int wt_paths_is_model_file(const wt_path_file *f) {
 }
 
 size_t wt_paths_lookup(const wt_paths *x, const char *path) {
-  size_t i;
-  for (i = 0; i < x->out->n; i++) {
+  size_t lo = 0, hi = x->n_sorted, i;
+  while (lo < hi) { /* the listed files, sorted: a binary search */
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(path, x->out->files[mid].path);
+    if (c == 0)
+      return mid;
+    if (c < 0)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  for (i = x->n_sorted; i < x->out->n; i++) { /* the few added since */
     if (strcmp(x->out->files[i].path, path) == 0)
       return i;
   }
@@ -196,6 +206,7 @@ static int wt_dispatch_json(wt_paths *x, const char *path, size_t n) {
     return -1;
   if (rc != 1) {
     x->out->kind = WT_PATHS_INDEX;
+    x->out->reusable = 1;
     x->out->files[id].role = WT_ROLE_INDEX;
   }
   return 0;
@@ -213,6 +224,10 @@ static int wt_dispatch(wt_paths *x, char *path, size_t n) {
     return wt_fail(x->err, "remote paths (http://, https://, hf://) are not supported yet; "
                            "download the files and give their local path");
   if (stat(path, &st) == 0) {
+    x->out->arg_dev = (uint64_t)st.st_dev;
+    x->out->arg_ino = (uint64_t)st.st_ino;
+    x->out->arg_size = (uint64_t)st.st_size;
+    x->out->arg_mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
     if (S_ISDIR(st.st_mode)) {
       wt_hf_place hf;
       int in_hf = wt_hf_locate(path, &hf);
@@ -222,8 +237,10 @@ static int wt_dispatch(wt_paths *x, char *path, size_t n) {
         return wt_paths_oom(x->err);
       if (in_hf ? wt_paths_hf(x, path) : wt_paths_walk(x, path, 0))
         return -1;
+      x->out->reusable = !in_hf;
     } else if (S_ISREG(st.st_mode) && wt_split_name(path, n, &part, &at) > 0 && part == 1) {
       x->out->kind = WT_PATHS_SPLIT;
+      x->out->reusable = 1;
       if (wt_paths_add(x, path, n, &id))
         return -1;
     } else if (S_ISREG(st.st_mode) && wt_paths_ends(path, n, ".json")) {
@@ -277,6 +294,30 @@ int wt_paths_expand(const char *arg, size_t n, int format, wt_pathlist *out, wt_
     return -1;
   }
   return 0;
+}
+
+/* True when stat(2) of path matches the identity recorded (or both say
+** it does not exist). */
+static int wt_same_file(const char *path, int exists, uint64_t dev, uint64_t ino, uint64_t size,
+                        int64_t mtime_ns) {
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return !exists;
+  return exists && (uint64_t)st.st_dev == dev && (uint64_t)st.st_ino == ino &&
+         (S_ISDIR(st.st_mode) || (uint64_t)st.st_size == size) &&
+         (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec == mtime_ns;
+}
+
+int wt_pathlist_fresh(const wt_pathlist *l, const char *arg) {
+  size_t i;
+  if (!l->reusable || !wt_same_file(arg, 1, l->arg_dev, l->arg_ino, l->arg_size, l->arg_mtime_ns))
+    return 0;
+  for (i = 0; i < l->n; i++) {
+    const wt_path_file *f = &l->files[i];
+    if (!wt_same_file(f->path, f->exists, f->dev, f->ino, f->size, f->mtime_ns))
+      return 0;
+  }
+  return 1;
 }
 
 int wt_pathlist_in_scope(const wt_pathlist *l, const wt_path_model *m, int format) {

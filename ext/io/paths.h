@@ -134,6 +134,9 @@ typedef struct wt_pathlist {
   wt_path_model *models; /* in the order of their name files */
   size_t n_models;
   struct wt_arena *arena; /* owns the weight names */
+  int reusable;           /* wt_pathlist_fresh() can tell whether it still holds */
+  uint64_t arg_dev, arg_ino, arg_size;
+  int64_t arg_mtime_ns; /* the identity of the argument (an index, part 1, a folder) */
 } wt_pathlist;
 
 /* Expand arg (n bytes) for a table that reads format (WT_FORMAT_SAFETENSORS,
@@ -148,6 +151,15 @@ int wt_pathlist_in_scope(const wt_pathlist *l, const wt_path_model *m, int forma
 
 /* The weight_map entry of index model m for tensor name[0..n), or NULL. */
 const wt_weight *wt_model_find_weight(const wt_path_model *m, const char *name, size_t n);
+
+/* True when l, from an earlier wt_paths_expand() of the same argument, is
+** what it would give now: l is reusable (an index, part 1 of a split, a
+** folder listed flat: not a glob or a recursive walk, whose files may
+** change anywhere), the argument has the same identity (device, inode,
+** size, mtime: a folder's mtime changes when a file is added or removed)
+** and so has every file in it (stat(2) of each; missing ones still
+** missing).  For callers that keep a list across calls. */
+int wt_pathlist_fresh(const wt_pathlist *l, const char *arg);
 
 /* Free everything; safe on a zeroed or already freed list. */
 void wt_pathlist_free(wt_pathlist *l);

@@ -22,6 +22,7 @@ typedef struct wt_paths {
   size_t cap;        /* allocated entries of out->files */
   size_t cap_models; /* allocated entries of out->models */
   int format;        /* WT_FORMAT_* the caller reads, or 0 */
+  size_t n_sorted;   /* files [0, n_sorted) are sorted by path (wt_paths_lookup) */
   wt_error *err;
 } wt_paths;
 

@@ -373,6 +373,7 @@ int wt_paths_group(wt_paths *x) {
   wt_pathlist *l = x->out;
   size_t i, n = l->n, at;
   int part, count;
+  x->n_sorted = l->kind == WT_PATHS_DIR || l->kind == WT_PATHS_GLOB || n < 2 ? n : 0;
   for (i = 0; i < n; i++) {
     wt_path_file *f = &l->files[i];
     if ((f->role == WT_ROLE_INDEX ||

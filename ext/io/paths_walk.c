@@ -314,5 +314,7 @@ int wt_paths_hf(wt_paths *x, const char *path) {
       rc = wt_paths_oom(x->err);
   }
   wt_hf_list_free(&hl);
+  if (rc == 0 && x->out->n > 1)
+    qsort(x->out->files, x->out->n, sizeof(*x->out->files), wt_file_cmp);
   return rc;
 }

@@ -25,10 +25,17 @@
 SQLITE_EXTENSION_INIT3
 
 /* The user data of each registered function. */
+/* The last multi-file path a function resolved (one per path argument). */
+typedef struct wt_func_memo {
+  char *path; /* sqlite3_malloc'd; NULL: empty */
+  wt_pathlist list;
+} wt_func_memo;
+
 typedef struct wt_func_aux {
   const char *name; /* for messages */
   int format;       /* WT_FORMAT_* of the files it reads; 0 = either */
   wt_cache *cache;
+  wt_func_memo memo[2]; /* argument 0, and 2 (tensor_compare's second side) */
 } wt_func_aux;
 
 /* Report an error that names the function and, when known, the path. */
@@ -81,34 +88,35 @@ static int wt_int_arg(sqlite3_context *ctx, const char *fn, int argc, sqlite3_va
   return 0;
 }
 
-/* Free a wt_pathlist kept as a statement's auxiliary data. */
-static void wt_free_pathlist(void *p) {
-  wt_pathlist_free(p);
-  sqlite3_free(p);
+/* Empty a memo. */
+static void wt_memo_clear(wt_func_memo *m) {
+  sqlite3_free(m->path);
+  m->path = NULL;
+  wt_pathlist_free(&m->list);
 }
 
-/* wt_resolve_tensor() for a path that names several files: the expanded
-** and checked list is kept for the rest of the statement with
-** sqlite3_set_auxdata() on argument i, the path (usually the same on every row), so
-** that a function called once per row of a listing expands the folder or
-** parses the index once, not once per row. */
+/* wt_resolve_tensor() for a path that names several files (argument i).
+** The expanded and checked list of the last such path is kept with the
+** function, and used again while wt_pathlist_fresh() says it holds (the
+** path and its files unchanged: a stat of each), so that a function called
+** once per row of a listing (`tensor_hash(t.path, t.name) FROM tensors(p)
+** AS t`) parses the index and checks the shards once, not once per row.
+** A glob or a recursive walk is expanded on every call. */
 static int wt_scope_tensor(sqlite3_context *ctx, int i, const char *p, size_t n, const char *z,
                            size_t zn, wt_source **psrc, const wt_tensor **pt, wt_error *e) {
-  const wt_func_aux *aux = sqlite3_user_data(ctx);
-  wt_pathlist *l = sqlite3_get_auxdata(ctx, i);
-  int rc;
-  if (l != NULL)
-    return wt_scope_find_tensor(aux->cache, l, aux->format, z, zn, psrc, pt, e);
-  l = sqlite3_malloc(sizeof(*l));
-  if (l == NULL)
-    return wt_fail(e, "out of memory");
-  if (wt_scope_open(aux->cache, p, n, aux->format, l, e)) {
-    sqlite3_free(l);
-    return -1;
+  wt_func_aux *aux = sqlite3_user_data(ctx);
+  wt_func_memo *m = &aux->memo[i > 0];
+  if (m->path == NULL || strcmp(m->path, p) != 0 || !wt_pathlist_fresh(&m->list, p)) {
+    wt_memo_clear(m);
+    if (wt_scope_open(aux->cache, p, n, aux->format, &m->list, e))
+      return -1;
+    m->path = sqlite3_mprintf("%s", p);
+    if (m->path == NULL) {
+      wt_pathlist_free(&m->list);
+      return wt_fail(e, "out of memory");
+    }
   }
-  rc = wt_scope_find_tensor(aux->cache, l, aux->format, z, zn, psrc, pt, e);
-  sqlite3_set_auxdata(ctx, i, l, wt_free_pathlist); /* frees l now if it cannot keep it */
-  return rc;
+  return wt_scope_find_tensor(aux->cache, &m->list, aux->format, z, zn, psrc, pt, e);
 }
 
 int wt_func_find_tensor(sqlite3_context *ctx, sqlite3_value **argv, int i, wt_source **psrc,
@@ -354,6 +362,8 @@ static void wt_cache_stats_func(sqlite3_context *ctx, int argc, sqlite3_value **
 /* Destructor of a registration's user data. */
 static void wt_func_aux_free(void *p) {
   wt_func_aux *a = p;
+  wt_memo_clear(&a->memo[0]);
+  wt_memo_clear(&a->memo[1]);
   wt_cache_unref(a->cache);
   sqlite3_free(a);
 }
@@ -364,6 +374,7 @@ static int wt_register_one(sqlite3 *db, const char *name, int format, int n_arg,
   wt_func_aux *a = sqlite3_malloc(sizeof(*a));
   if (a == NULL)
     return SQLITE_NOMEM;
+  memset(a, 0, sizeof(*a));
   a->name = name;
   a->format = format;
   a->cache = cache;
