@@ -185,7 +185,8 @@ static int wt_plan_visits(wt_cursor *c) {
       continue;
     }
     for (k = 0; k < m->n_parts && (k == 0 || !(c->def->first_part_only && m->is_split)); k++) {
-      if (l->files[m->parts[k]].model == i) /* a file shared by two models: once */
+      const wt_path_file *f = &l->files[m->parts[k]];
+      if (f->role == WT_ROLE_DATA && f->model == i) /* a file shared by two models: once */
         c->visit[c->n_visit++] = m->parts[k];
     }
   }

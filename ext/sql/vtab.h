@@ -79,8 +79,8 @@ struct wt_cursor {
   size_t n_visit, i_visit;          /* how many, and the next one */
   size_t cur;                       /* the current file's (or model's) id */
   const char *file;                 /* the current file's path */
-  wt_source *src;                   /* the current file, parsed; NULL if it failed (row_per_file) */
-  char *file_error;                 /* why it failed (row_per_file) */
+  wt_source *src;   /* the current file, parsed; NULL if it failed (WT_ROWS_FILES) */
+  char *file_error; /* why it failed (WT_ROWS_FILES) */
   sqlite3_int64 row, n_rows;
   int64_t file_id; /* wt_cache_path_id() of the current file */
   int eof;
