@@ -257,6 +257,262 @@ def models(conn):
     ok(n == 1, "the same file at its exact size reads", repr(n))
 
 
+# ---- Files that change while a statement reads them ----
+#
+# A file rewritten in place (open(p, 'wb'), as safetensors' save_file and
+# gguf-py's writer do), truncated, or replaced by os.replace while a
+# statement iterates over it: the process must not die (a signal kills the
+# interpreter: each case runs in a child process whose exit status is
+# checked), and the statement gives the rows it gives on the unchanged file
+# or an error naming the file.  The files are written here by Python, not
+# by our generators.
+
+CHANGE_CHILD = r'''
+import os, sqlite3, sys, threading
+module, sql, path, how, other = sys.argv[1:6]
+conn = sqlite3.connect(":memory:")
+conn.enable_load_extension(True)
+conn.load_extension(module)
+def mutate():
+    if how.endswith("inplace"):
+        with open(other, "rb") as f:
+            data = f.read()
+        with open(path, "wb") as f:
+            f.write(data)
+    elif how.endswith("truncate"):
+        os.truncate(path, 16)
+    elif how.endswith("replace"):
+        with open(other, "rb") as f:
+            data = f.read()
+        with open(path + ".new", "wb") as f:
+            f.write(data)
+        os.replace(path + ".new", path)
+try:
+    if how.startswith("during-"):  # change it while the first row is computed
+        t = threading.Timer(0.2, mutate)
+        t.start()
+        rows = conn.execute(sql).fetchall()
+        t.join()
+    else:  # change it after the first row
+        cur = conn.execute(sql)
+        rows = [cur.fetchone()]
+        if how != "none":
+            mutate()
+        rows += cur.fetchall()
+    print("ROWS " + repr(rows))
+except sqlite3.Error as e:
+    print("ERROR " + str(e))
+conn.close()
+'''
+
+
+def write_safetensors(path, n_tensors, n_meta):
+    """n_tensors F32 tensors t000.. of shape [64] (value i*0.5 + k) and n_meta
+    metadata strings: a header of several pages."""
+    import struct
+    header, data = {"__metadata__": {"key%04d" % i: "value %d" % i for i in range(n_meta)}}, b""
+    for k in range(n_tensors):
+        header["t%04d" % k] = {"dtype": "F32", "shape": [64], "data_offsets": [len(data), len(data) + 256]}
+        data += struct.pack("<64f", *[i * 0.5 + k for i in range(64)])
+    h = json.dumps(header).encode()
+    h += b" " * (-len(h) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(h)) + h + data)
+
+
+def gguf_str(s):
+    import struct
+    b = s.encode()
+    return struct.pack("<Q", len(b)) + b
+
+
+def write_gguf(path, tokens):
+    """A GGUF v3 file: general.architecture, an array of the given token
+    strings, tensors a (F32 [8]) and b (F32 [4]).  Returns the byte offset of
+    each token's length field and the file's bytes."""
+    import struct
+    out = b"GGUF" + struct.pack("<IQQ", 3, 2, 2)
+    out += gguf_str("general.architecture") + struct.pack("<I", 8) + gguf_str("llama")
+    out += gguf_str("tokenizer.ggml.tokens") + struct.pack("<IIQ", 9, 8, len(tokens))
+    starts = []
+    for t in tokens:
+        starts.append(len(out))
+        out += gguf_str(t)
+    out += gguf_str("a") + struct.pack("<IQIQ", 1, 8, 0, 0)
+    out += gguf_str("b") + struct.pack("<IQIQ", 1, 4, 0, 32)
+    out += b"\0" * (-len(out) % 32)
+    out += struct.pack("<8f", *range(8)) + struct.pack("<4f", 10, 11, 12, 13) + b"\0" * 16
+    with open(path, "wb") as f:
+        f.write(out)
+    return starts, out
+
+
+def run_change(module, sql, path, how, other):
+    p = subprocess.run([sys.executable, "-c", CHANGE_CHILD, module, sql, path, how, other],
+                       capture_output=True, text=True, errors="replace")
+    return p.returncode, p.stdout.strip(), p.stderr.strip()
+
+
+def changing_files(module):
+    import shutil
+    import tempfile
+    work = tempfile.mkdtemp(prefix="changes.", dir="build")
+    st, gg = os.path.join(work, "orig.safetensors"), os.path.join(work, "orig.gguf")
+    write_safetensors(st, 300, 300)
+    write_gguf(gg, ["tok%05d" % i for i in range(2000)])
+    small_st, small_gg = os.path.join(work, "small.safetensors"), os.path.join(work, "small.gguf")
+    write_safetensors(small_st, 1, 0)
+    write_gguf(small_gg, ["x"])
+    cases = [
+        (st, small_st, "SELECT name, dtype, shape, offset FROM safetensors('%s')"),
+        (st, small_st, "SELECT key, value FROM safetensors_metadata('%s')"),
+        (st, small_st, "SELECT name, numel FROM tensors('%s')"),
+        (st, small_st, "SELECT file, format, tensors FROM weights_files('%s')"),
+        (st, small_st, "SELECT idx, value FROM tensor_values('%s', 't0007')"),
+        (st, small_st, "SELECT name, count, min, max, mean FROM tensor_stats('%s')"),
+        (gg, small_gg, "SELECT name, type_id, shape, offset FROM gguf('%s')"),
+        (gg, small_gg, "SELECT key, type, value FROM gguf_metadata('%s')"),
+        (gg, small_gg, "SELECT idx, value FROM gguf_array('%s', 'tokenizer.ggml.tokens')"),
+        (gg, small_gg, "SELECT name, numel FROM tensors('%s')"),
+        (gg, small_gg, "SELECT idx, value FROM tensor_values('%s', 'a')"),
+        (gg, small_gg, "SELECT name, count, min, max FROM tensor_stats('%s')"),
+    ]
+    n = 0
+    for orig, other, sql in cases:
+        n += 1
+        path = os.path.join(work, "f%03d%s" % (n, os.path.splitext(orig)[1]))
+        shutil.copyfile(orig, path)
+        rc0, ref, err = run_change(module, sql % path, path, "none", other)
+        if not ok(rc0 == 0 and ref.startswith("ROWS "), sql % "..." + ": the unchanged file reads",
+                  ref + err):
+            continue
+        for how in ("inplace", "truncate", "replace"):
+            shutil.copyfile(orig, path)
+            rc, out, err = run_change(module, sql % path, path, how, other)
+            what = "%s, file changed (%s) after the first row" % (sql % "...", how)
+            ok(rc == 0, what + ": the process lives (exit status %d)" % rc, err[-300:])
+            ok(out == ref or (out.startswith("ERROR ") and path in out),
+               what + ": the old rows or an error naming the file", out[:300])
+            if how == "replace":
+                ok(out == ref, what + ": a file replaced by rename reads as the old one", out[:300])
+
+    # tensor_stats over a 2 GiB sparse F32 tensor, the file changed while the
+    # statistics are computed: truncated (ftruncate), rewritten in place, replaced.
+    big = os.path.join(work, "sparse.safetensors")
+    nvals = 1 << 29
+    h = json.dumps({"w": {"dtype": "F32", "shape": [nvals], "data_offsets": [0, 4 * nvals]}}).encode()
+    h += b" " * (-len(h) % 8)
+    for how in ("during-truncate", "during-inplace", "during-replace"):
+        import struct
+        with open(big, "wb") as f:
+            f.write(struct.pack("<Q", len(h)) + h)
+            f.truncate(8 + len(h) + 4 * nvals)
+        sql = "SELECT name, count, min, max, zero_count FROM tensor_stats('%s')" % big
+        rc, out, err = run_change(module, sql, big, how, small_st)
+        what = "tensor_stats of a 2 GiB sparse file, file changed (%s) while it is read" % how
+        ok(rc == 0, what + ": the process lives (exit status %d)" % rc, err[-300:])
+        old = "ROWS [('w', %d, 0.0, 0.0, %d)]" % (nvals, nvals)
+        ok(out == old or (out.startswith("ERROR ") and big in out and "file changed while in use" in out),
+           what + ": the old statistics or an error naming the file", out[:300])
+        if how == "during-replace":
+            ok(out == old, what + ": a file replaced by rename reads as the old one", out[:300])
+        else:
+            print("  (%s: %s)" % (how, out[:160]))
+    shutil.rmtree(work)
+
+
+def hashes_against_xxhsum(conn):
+    """tensor_hash() against `xxhsum -H2` of the tensor's bytes, cut out of the
+    file here: a tensor of 3 MiB + 5 bytes (streamed in several chunks), the
+    demo files' tensors (one read each), an empty tensor."""
+    import shutil
+    import struct
+    import tempfile
+    work = tempfile.mkdtemp(prefix="hash.", dir="build")
+    path = os.path.join(work, "h.safetensors")
+    big = bytes((i * 7 + 3) & 255 for i in range(3 * 1024 * 1024 + 5))
+    header = {"big": {"dtype": "U8", "shape": [len(big)], "data_offsets": [0, len(big)]},
+              "empty": {"dtype": "F32", "shape": [0], "data_offsets": [len(big), len(big)]},
+              "small": {"dtype": "U8", "shape": [3], "data_offsets": [len(big), len(big) + 3]}}
+    h = json.dumps(header).encode()
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(h)) + h + big + b"abc")
+    cases = [(path, "big", big), (path, "empty", b""), (path, "small", b"abc")]
+    for demo, table in ((DEMO_ST, "safetensors"), (DEMO_GGUF, "gguf")):
+        with open(demo, "rb") as f:
+            data = f.read()
+        for name, offset, nbytes in conn.execute("SELECT name, offset, nbytes FROM %s(?)" % table, (demo,)):
+            cases.append((demo, name, data[offset:offset + nbytes]))
+    bad = []
+    for i, (p, name, data) in enumerate(cases):
+        part = os.path.join(work, "part%d" % i)
+        with open(part, "wb") as f:
+            f.write(data)
+        (got,) = conn.execute("SELECT tensor_hash(?, ?)", (p, name)).fetchone()
+        want = subprocess.run(["xxhsum", "-H2", part], capture_output=True, text=True).stdout.split()
+        if not want or got != want[0]:
+            bad.append("%s %s: %r != %r" % (p, name, got, want[:1]))
+    ok(not bad and len(cases) > 40, "tensor_hash() of %d tensors equals xxhsum -H2 of their bytes" % len(cases),
+       "; ".join(bad[:3]))
+    (b,) = conn.execute("SELECT tensor_blob(?, 'big')", (path,)).fetchone()
+    ok(b == big, "tensor_blob() of a 3 MiB tensor is its bytes")
+    shutil.rmtree(work)
+
+
+def big_gguf_header(conn):
+    """A GGUF whose header (400 KB) is larger than the first read: its values
+    as Python wrote them, and the messages for cuts deep in it, worked out
+    here from the layout."""
+    import shutil
+    import tempfile
+    work = tempfile.mkdtemp(prefix="gguf.", dir="build")
+    path = os.path.join(work, "big.gguf")
+    tokens = ["t%d" % i + "x" * (i % 23) for i in range(25000)]
+    starts, data = write_gguf(path, tokens)
+    try:
+        rows = conn.execute("SELECT idx, value FROM gguf_array(?, 'tokenizer.ggml.tokens')",
+                            (path,)).fetchall()
+        ok(rows == list(enumerate(tokens)), "GGUF with a %d-byte header: every token as written"
+           % starts[-1], repr(rows[:2]))
+        rows = conn.execute("SELECT t.name, v.value FROM tensors(?) AS t, "
+                            "tensor_values(t.file, t.name) AS v", (path,)).fetchall()
+        ok(rows == [("a", float(i)) for i in range(8)] + [("b", float(v)) for v in (10, 11, 12, 13)],
+           "GGUF with a large header: tensor values as written", repr(rows))
+    except sqlite3.Error as e:
+        ok(False, "GGUF with a %d-byte header reads" % starts[-1], str(e))
+    # A header that declares 8 GiB of values (2^30 INT64s, a sparse file): an error at once,
+    # not 8 GiB read into memory.  Header: 24 bytes, key of 8 + 9, type 4, element type 4,
+    # count 8: the values start at byte 24 + 17 + 4 + 4 + 8 = 57 and end at 57 + 2^33.
+    import struct
+    huge = os.path.join(work, "huge.gguf")
+    with open(huge, "wb") as f:
+        f.write(b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + gguf_str("big.array")
+                + struct.pack("<IIQ", 9, 11, 1 << 30))
+        f.truncate(57 + (8 << 30) + 64)
+    try:
+        conn.execute("SELECT count(*) FROM gguf_metadata(?)", (huge,)).fetchall()
+        ok(False, "a GGUF header of 8 GiB is an error")
+    except sqlite3.OperationalError as e:
+        want = ("gguf_metadata(): %s: the header needs the first %d bytes of the file, over the "
+                "limit of 1073741824 bytes that this extension reads into memory" % (huge, 57 + (8 << 30)))
+        ok(str(e) == want, "a GGUF header of 8 GiB is an error naming the limit", "%s\n  want %s" % (e, want))
+    i = 20000
+    for cut, detail in ((starts[i] + 3, "element #%d string length at byte %d" % (i, starts[i])),
+                        (starts[i] + 8 + 2, "element #%d string length %d at byte %d"
+                         % (i, len(tokens[i]), starts[i]))):
+        with open(path, "wb") as f:
+            f.write(data[:cut])
+        try:
+            conn.execute("SELECT * FROM gguf(?)", (path,)).fetchall()
+            ok(False, "GGUF cut at byte %d of its header is an error" % cut)
+        except sqlite3.OperationalError as e:
+            want = ("gguf(): %s: truncated: kv #1 'tokenizer.ggml.tokens' %s runs past the end of the "
+                    "file (%d bytes)" % (path, detail, cut))
+            ok(str(e) == want, "GGUF cut at byte %d of its header: the message of the whole file" % cut,
+               "%s\n  want %s" % (e, want))
+    shutil.rmtree(work)
+
+
 def main():
     if not hasattr(sqlite3.Connection, "enable_load_extension"):
         print("FAILED: %s: this Python's sqlite3 module has no enable_load_extension; "
@@ -269,6 +525,11 @@ def main():
                   % (p, MODULE))
             print("python: 0 passed, 1 failed")
             return 1
+
+    if len(sys.argv) > 2 and sys.argv[2] == "changes":  # this part alone (e.g. on an old build)
+        changing_files(MODULE)
+        print("python: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+        return 0 if failed == 0 and passed > 0 else 1
 
     version = makefile_version()
     ok(version is not None, "Makefile has a VERSION := line")
@@ -357,6 +618,10 @@ def main():
     ok(len(conn.execute("SELECT * FROM tv").fetchall()) == 21, "a TEMP view can read files")
 
     models(conn)
+    # Headers larger than the first read; files that change under a statement.
+    big_gguf_header(conn)
+    hashes_against_xxhsum(conn)
+    changing_files(os.path.abspath(MODULE))
 
     for c in conns:
         c.close()

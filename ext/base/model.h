@@ -2,12 +2,13 @@
 ** model.h: the description a parser produces from a model file.
 **
 ** Both parsers (safetensors_parser.c, gguf_parser.c) turn the bytes of a
-** mapped file into a wt_model: a list of tensors and a list of metadata
+** file's header (in memory the io layer owns) into a wt_model: a list of tensors and a list of
+*metadata
 ** entries, with every number already validated.  The SQLite layer
 ** (vtab.c, tables.c, functions.c) reads only this structure, so adding a
 ** format means adding a parser, not another copy of the virtual tables.
 **
-** Nothing here depends on SQLite.  Strings point into the mapped file when
+** Nothing here depends on SQLite.  Strings point into the header bytes when
 ** they can be used as stored, or into the model's arena when they had to
 ** be decoded (JSON escapes).  None of them is NUL-terminated: always use
 ** the length.
@@ -85,7 +86,7 @@ typedef struct wt_model {
 #define WT_FORMAT_SAFETENSORS 1
 #define WT_FORMAT_GGUF        2
 
-/* Free everything a parser allocated for the model (not the mapping). */
+/* Free everything a parser allocated for the model (not the header bytes). */
 void wt_model_free(wt_model *m);
 
 /* Bump allocator for a model's descriptions: one free releases all.

@@ -55,7 +55,7 @@
 ** end after the last KV without padding.
 **
 ** Speed: one pass over the bytes, no copies (keys, names and values point
-** into the mapping), no allocation per KV or per array element, and no
+** into the header bytes), no allocation per KV or per array element, and no
 ** UTF-8 validation (values are checked when they are rendered).  Arrays of
 ** strings are skipped by a tight loop that reads a length, checks it, and
 ** jumps.
@@ -96,10 +96,12 @@ enum { GG_HEADER, GG_KV, GG_TENSOR };
 ** lengths, and the item being read. */
 typedef struct gg_parser {
   const unsigned char *d;
-  uint64_t size;
-  uint64_t pos; /* always <= size */
-  int swap;     /* numbers must be byte-swapped on this host */
-  unsigned len; /* width of lengths, counts and dims: 4 in v1, else 8 */
+  uint64_t size;  /* the file's size: every check and message is against it */
+  uint64_t avail; /* bytes of the file in d (<= size) */
+  uint64_t need;  /* set when a read went past avail: the bytes to ask for */
+  uint64_t pos;   /* always <= size */
+  int swap;       /* numbers must be byte-swapped on this host */
+  unsigned len;   /* width of lengths, counts and dims: 4 in v1, else 8 */
   wt_model *m;
   wt_error *err;
   int kind;       /* GG_HEADER, GG_KV or GG_TENSOR */
@@ -158,6 +160,18 @@ static int gg_oom(gg_parser *g, const char *what, uint64_t n) {
 
 /* ---- Reading numbers -------------------------------------------------- */
 
+/* 0 when the first end bytes of the file are in memory; else -1 with
+** g->need set, so that the caller reads more and parses again.  Every
+** byte the parser looks at goes through here (after the checks against
+** the file size), so a parse of a prefix fails the same way as a parse
+** of the whole file, or asks for more. */
+static int gg_need(gg_parser *g, uint64_t end) {
+  if (end <= g->avail)
+    return 0;
+  g->need = end;
+  return -1;
+}
+
 static inline uint32_t gg_get32(const unsigned char *p, int swap) {
   uint32_t v;
   memcpy(&v, p, 4);
@@ -176,6 +190,8 @@ static int gg_u32(gg_parser *g, const char *what, uint32_t *v) {
     gg_truncated(g, g->pos, "%s", what);
     return -1;
   }
+  if (gg_need(g, g->pos + 4) != 0)
+    return -1;
   *v = gg_get32(g->d + g->pos, g->swap);
   g->pos += 4;
   return 0;
@@ -187,6 +203,8 @@ static int gg_u64(gg_parser *g, const char *what, uint64_t *v) {
     gg_truncated(g, g->pos, "%s", what);
     return -1;
   }
+  if (gg_need(g, g->pos + 8) != 0)
+    return -1;
   *v = gg_get64(g->d + g->pos, g->swap);
   g->pos += 8;
   return 0;
@@ -214,6 +232,8 @@ static int gg_string(gg_parser *g, const char *what, const char *what_len, wt_st
   if (n > GG_MAX_STRING)
     return gg_fail(g, at, "%s length %llu is over ggml's limit of %llu bytes", what, U(n),
                    U(GG_MAX_STRING));
+  if (gg_need(g, g->pos + n) != 0)
+    return -1;
   s->p = (const char *)g->d + g->pos;
   s->n = (size_t)n;
   g->pos += n;
@@ -240,6 +260,8 @@ static int gg_header(gg_parser *g, uint64_t *n_tensors, uint64_t *n_kv) {
   uint64_t left;
   if (g->size < 4)
     return gg_truncated(g, 0, "magic");
+  if (gg_need(g, 4) != 0)
+    return -1;
   if (memcmp(g->d, "GGUF", 4) != 0) {
     if (memcmp(g->d, "FUGG", 4) == 0)
       return wt_fail(g->err, "bad magic 'FUGG' at byte 0: this looks like a pre-release GGUF "
@@ -288,12 +310,14 @@ static int gg_header(gg_parser *g, uint64_t *n_tensors, uint64_t *n_kv) {
 ** of the parser: a Llama-3 vocabulary is 400,000 strings. */
 static int gg_skip_strings(gg_parser *g, uint64_t count) {
   const unsigned char *d = g->d;
-  uint64_t size = g->size, pos = g->pos, i, n = 0;
+  uint64_t size = g->size, avail = g->avail, pos = g->pos, i, n = 0;
   unsigned len = g->len;
   if (len == 8 && !g->swap) {
     for (i = 0; i < count; i++) {
       if (size - pos < 8)
         goto short_length;
+      if (pos + 8 > avail)
+        goto need;
       memcpy(&n, d + pos, 8);
       pos += 8;
       if (n > size - pos || n > GG_MAX_STRING)
@@ -304,6 +328,8 @@ static int gg_skip_strings(gg_parser *g, uint64_t count) {
     for (i = 0; i < count; i++) {
       if (size - pos < len)
         goto short_length;
+      if (pos + len > avail)
+        goto need;
       n = len == 8 ? gg_get64(d + pos, g->swap) : gg_get32(d + pos, g->swap);
       pos += len;
       if (n > size - pos || n > GG_MAX_STRING)
@@ -313,6 +339,8 @@ static int gg_skip_strings(gg_parser *g, uint64_t count) {
   }
   g->pos = pos;
   return 0;
+need:
+  return gg_need(g, pos + len);
 short_length:
   return gg_truncated(g, pos, "element #%llu string length", U(i));
 bad_length:
@@ -500,6 +528,8 @@ static int gg_alignment(gg_parser *g) {
                      "general.alignment must have type UINT32, not %s%s%s",
                      gguf_type_name(kv->type), kv->type == GGUF_TYPE_ARRAY ? " of " : "",
                      kv->type == GGUF_TYPE_ARRAY ? gguf_type_name(kv->elem_type) : "");
+    if (gg_need(g, kv->value_pos + 4) != 0)
+      return -1;
     a = gg_get32(g->d + kv->value_pos, g->swap);
     if (a == 0 || (a & (a - 1)) != 0)
       return gg_fail(g, kv->value_pos, "alignment %u is not a non-zero power of two", a);
@@ -592,6 +622,8 @@ static uint64_t gg_offset_field(const gg_parser *g, const wt_tensor *t) {
 static int gg_data_section(gg_parser *g) {
   wt_model *m = g->m;
   uint64_t end = g->pos, a = m->alignment;
+  if (gg_need(g, end) != 0) /* the last strings and arrays, read later from memory */
+    return -1;
   m->header_len = end;
   m->data_offset = end;
   if (m->n_tensors == 0)
@@ -747,12 +779,14 @@ static int gg_run(gg_parser *g) {
   return gg_no_overlap(g);
 }
 
-int gguf_parse(const unsigned char *data, uint64_t size, wt_model *out, wt_error *err) {
+int gguf_parse_prefix(const unsigned char *data, uint64_t avail, uint64_t size, wt_model *out,
+                      uint64_t *need, wt_error *err) {
   gg_parser g;
   memset(out, 0, sizeof(*out));
   memset(&g, 0, sizeof(g));
   g.d = data;
   g.size = data == NULL ? 0 : size;
+  g.avail = avail < g.size ? avail : g.size;
   g.swap = GG_HOST_BE; /* until the version says otherwise: read little-endian */
   g.len = 8;
   g.m = out;
@@ -766,9 +800,19 @@ int gguf_parse(const unsigned char *data, uint64_t size, wt_model *out, wt_error
   }
   if (gg_run(&g) != 0) {
     wt_model_free(out);
+    if (g.need > g.avail && need != NULL) {
+      *need = g.need;
+      return 1;
+    }
+    if (g.need > g.avail)
+      return wt_fail(err, "the header runs past the %llu bytes given", U(g.avail));
     return -1;
   }
   return 0;
+}
+
+int gguf_parse(const unsigned char *data, uint64_t size, wt_model *out, wt_error *err) {
+  return gguf_parse_prefix(data, size, size, out, NULL, err);
 }
 
 int gguf_sniff(const unsigned char *data, uint64_t size) {

@@ -16,6 +16,14 @@
 ** outlive the model. */
 int gguf_parse(const unsigned char *data, uint64_t size, wt_model *out, wt_error *err);
 
+/* The same with only the first avail bytes of a file of size bytes in
+** data.  A header's length is not known before it is read: when the parse
+** needs bytes past avail it returns 1 with *need set (avail < *need <=
+** size): read the first *need bytes (or more) and call again.  Messages
+** are those of a parse of the whole file. */
+int gguf_parse_prefix(const unsigned char *data, uint64_t avail, uint64_t size, wt_model *out,
+                      uint64_t *need, wt_error *err);
+
 /* True when the first bytes look like GGUF (magic "GGUF"). */
 int gguf_sniff(const unsigned char *data, uint64_t size);
 

@@ -52,7 +52,7 @@ typedef struct gguf_scalar {
 
 /* Reads consecutive values of one model's file. */
 typedef struct gguf_cursor {
-  const unsigned char *data; /* the mapped file */
+  const unsigned char *data; /* the header bytes (source.h) */
   uint64_t pos;              /* next byte to read */
   uint64_t end;              /* reads never go past this */
   int big_endian;

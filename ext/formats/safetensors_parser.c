@@ -53,7 +53,9 @@
 /* Parsing state: the model being built and the header's tokens. */
 typedef struct st_parse {
   const unsigned char *data;
-  uint64_t size;
+  uint64_t size;      /* the file's size */
+  uint64_t avail;     /* bytes of the file in data (<= size) */
+  uint64_t need;      /* set when the header runs past avail: 8 + N */
   const char *header; /* data + 8 */
   uint64_t n;         /* header length */
   json_doc doc;       /* the header's tokens (json_check.h) */
@@ -70,10 +72,21 @@ typedef struct st_parse {
 ** call them, so that those stay small. */
 #define ST_ERROR_PATH __attribute__((cold))
 
+/* Bytes that wt_sniff_describe() looks at (its longest prefix, "version
+** https://git-lfs", is 23 bytes). */
+#define ST_SNIFF_BYTES 32
+
 /* Append " (this looks like ...)" to a message when the bytes are a known
 ** non-safetensors file. */
 static int st_fail_lookalike(st_parse *p, const char *msg) {
-  const char *what = wt_sniff_describe(p->data, p->size, WT_FORMAT_SAFETENSORS);
+  const char *what;
+  if (p->avail < p->size && p->avail < ST_SNIFF_BYTES) { /* ask for what the sniff reads */
+    p->need = p->size < ST_SNIFF_BYTES ? p->size : ST_SNIFF_BYTES;
+    return -1;
+  }
+  what = wt_sniff_describe(p->data, p->avail, WT_FORMAT_SAFETENSORS);
+  if (what != NULL && p->avail >= 4 && memcmp(p->data, "GGUF", 4) == 0)
+    return wt_fail(p->err, "not a safetensors file: this is %s", what); /* N means nothing */
   if (what != NULL)
     return wt_fail(p->err, "not a safetensors file: this is %s (%s)", what, msg);
   return wt_fail(p->err, "%s", msg);
@@ -90,7 +103,7 @@ static size_t st_after(const st_parse *p, size_t i) {
 }
 
 /* String token i (a key or a string value), decoded.  Strings without
-** escapes point into the mapped header. */
+** escapes point into the header bytes. */
 static int st_str(st_parse *p, size_t i, wt_str *out) {
   const json_token *t = st_tok(p, i);
   const char *raw = p->header + t->pos;
@@ -600,6 +613,10 @@ static int st_header_length(st_parse *p) {
              (unsigned long long)p->size);
     return st_fail_lookalike(p, msg);
   }
+  if (p->avail < 8) {
+    p->need = 8;
+    return -1;
+  }
   for (i = 0; i < 8; i++)
     n |= (uint64_t)p->data[i] << (8 * i);
   p->n = n;
@@ -614,6 +631,10 @@ static int st_header_length(st_parse *p) {
              (unsigned long long)n, (unsigned long long)p->size);
     return st_fail_lookalike(p, msg);
   }
+  if (8 + n > p->avail) {
+    p->need = 8 + n;
+    return -1;
+  }
   return 0;
 }
 
@@ -626,6 +647,11 @@ static int st_tokens(st_parse *p) {
 }
 
 int safetensors_parse(const unsigned char *data, uint64_t size, wt_model *out, wt_error *err) {
+  return safetensors_parse_prefix(data, size, size, out, NULL, err);
+}
+
+int safetensors_parse_prefix(const unsigned char *data, uint64_t avail, uint64_t size,
+                             wt_model *out, uint64_t *need, wt_error *err) {
   st_parse p;
   int rc = -1;
 
@@ -633,10 +659,20 @@ int safetensors_parse(const unsigned char *data, uint64_t size, wt_model *out, w
   memset(&p, 0, sizeof(p));
   p.data = data;
   p.size = size;
+  p.avail = avail < size ? avail : size;
   p.m = out;
   p.last_dtype = -1;
   p.err = err;
-  if (st_header_length(&p) || st_tokens(&p))
+  if (st_header_length(&p)) {
+    if (p.need > p.avail && need != NULL) {
+      *need = p.need;
+      rc = 1;
+    } else if (p.need > p.avail) {
+      wt_fail(err, "the header runs past the %llu bytes given", (unsigned long long)p.avail);
+    }
+    goto done;
+  }
+  if (st_tokens(&p))
     goto done;
   out->arena = wt_arena_new();
   if (out->arena == NULL) {

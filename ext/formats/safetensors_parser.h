@@ -18,4 +18,11 @@
 ** wt_model_free.  On failure returns -1 with err set. */
 int safetensors_parse(const unsigned char *data, uint64_t size, wt_model *out, wt_error *err);
 
+/* The same with only the first avail bytes of a file of size bytes in
+** data: returns 1 with *need set (avail < *need <= size) when the header
+** runs past them; read the first *need bytes and call again.  Messages
+** are those of a parse of the whole file. */
+int safetensors_parse_prefix(const unsigned char *data, uint64_t avail, uint64_t size,
+                             wt_model *out, uint64_t *need, wt_error *err);
+
 #endif

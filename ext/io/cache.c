@@ -31,7 +31,7 @@ struct wt_cache {
   uint64_t n_ids, cap_ids; /* cap is a power of two, at most half full */
   wt_entry *head;
   uint64_t n_entries, bytes;
-  uint64_t hits, misses;
+  uint64_t hits, misses, values_decoded;
 };
 
 wt_cache *wt_cache_new(void) {
@@ -189,4 +189,10 @@ void wt_cache_get_stats(const wt_cache *c, wt_cache_stats *out) {
   out->misses = c->misses;
   out->entries = c->n_entries;
   out->bytes = c->bytes;
+  out->values_decoded = c->values_decoded;
+}
+
+void wt_cache_count_decoded(wt_cache *c, uint64_t n) {
+  if (c != NULL)
+    c->values_decoded += n;
 }

@@ -7,7 +7,7 @@
 ** by the file's identity (device, inode, size, modification time in
 ** nanoseconds), which is re-checked with stat(2) on every lookup: a file
 ** that was rewritten, truncated or replaced by a rename is opened afresh,
-** never served from an old mapping.  It is bounded by a number of entries
+** never served from an old header.  It is bounded by a number of entries
 ** and by the bytes its parsed descriptions and headers take; it is freed
 ** when the connection closes.  No SQLite here.
 */
@@ -42,10 +42,14 @@ int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source
 ** rowid).  Returns -1 when out of memory. */
 int64_t wt_cache_path_id(wt_cache *c, const char *path);
 
-/* Counters, for tests and benchmarks. */
+/* Counters, for tests and benchmarks.  values_decoded counts the values
+** tensor_values() decoded (tests show that idx constraints are used). */
 typedef struct wt_cache_stats {
-  uint64_t hits, misses, entries, bytes;
+  uint64_t hits, misses, entries, bytes, values_decoded;
 } wt_cache_stats;
 void wt_cache_get_stats(const wt_cache *c, wt_cache_stats *out);
+
+/* Add n to the values_decoded counter (c may be NULL). */
+void wt_cache_count_decoded(wt_cache *c, uint64_t n);
 
 #endif

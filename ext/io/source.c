@@ -1,16 +1,39 @@
 /*
-** source.c: open a file through the mapped-file layer and hand it to the
-** parser of its format.  See source.h.
+** source.c: open a file through the byte-source layer, read its header
+** into memory and hand it to the parser of its format.  See source.h.
+**
+** A header's length is not known before it is parsed (GGUF), so the first
+** WT_HEADER_FIRST bytes are read (or the whole file if smaller) and parsed;
+** when the parser asks for more (gguf_parse_prefix() returns 1 with the
+** bytes it needs) the buffer grows to at least twice its size, only the
+** new bytes are read, and the parse runs again: a few parses of a header
+** that is read once.  A remote source will take the same path with HTTP
+** ranges.
 */
 #include "source.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "formats/gguf_parser.h"
 #include "formats/safetensors_parser.h"
 #include "formats/sniff.h"
+
+#define WT_HEADER_FIRST ((uint64_t)64 << 10)
+
+/* The most header bytes read into memory: real headers are under 100 MB
+** (safetensors' limit; a GGUF vocabulary of 256k tokens is about 8 MB), and
+** a GGUF file may declare arrays of up to 2^30 elements of 8 bytes. */
+#define WT_HEADER_MAX ((uint64_t)1 << 30)
+
+#define U(x) ((unsigned long long)(x))
+
+/* The name tables read an item's name as the wt_str it starts with. */
+_Static_assert(offsetof(wt_tensor, name) == 0, "wt_tensor starts with its name");
+_Static_assert(offsetof(wt_meta, key) == 0, "wt_meta starts with its key");
 
 const char *wt_format_name(int format) {
   switch (format) {
@@ -23,29 +46,121 @@ const char *wt_format_name(int format) {
   }
 }
 
-/* Run the parser for format on the mapped file. */
-static int wt_parse(wt_source *s, int format, wt_error *err) {
-  const unsigned char *data = s->file.data;
-  uint64_t size = s->file.size;
+/* True when the bytes start like a safetensors file whose header length,
+** under the limit, runs past the end of the file: a file cut inside its
+** header, which format detection does not take for safetensors. */
+static int wt_cut_safetensors(const unsigned char *d, uint64_t avail, uint64_t size, uint64_t *n) {
+  int i;
+  *n = 0;
+  if (avail < 9 || d[8] != '{')
+    return 0;
+  for (i = 0; i < 8; i++)
+    *n |= (uint64_t)d[i] << (8 * i);
+  return *n <= ST_MAX_HEADER && *n > size - 8;
+}
+
+/* Parse the first avail bytes as format (0: detect).  Returns 0, -1 with
+** err set, or 1 with *need set (the parser needs the first *need bytes). */
+static int wt_parse(wt_source *s, int format, uint64_t avail, uint64_t *need, wt_error *err) {
+  const unsigned char *data = s->header;
+  uint64_t size = s->file.size, n;
   if (format == 0 && size == 0)
     return wt_fail(err, "the file is empty (0 bytes)");
   if (format == 0) {
-    format = wt_sniff_format(data, size, size);
+    format = wt_sniff_format(data, avail, size);
+    if (format == 0 && wt_cut_safetensors(data, avail, size, &n))
+      return wt_fail(err,
+                     "a safetensors file cut inside its header: the file has %llu bytes, the "
+                     "header needs %llu (8 + header length %llu)",
+                     U(size), U(8 + n), U(n));
     if (format == 0) {
-      const char *what = wt_sniff_describe(data, size, 0);
+      const char *what = wt_sniff_describe(data, avail, 0);
       return wt_fail(err, "not a safetensors or GGUF file%s%s", what ? ": this is " : "",
                      what ? what : "");
     }
   }
   if (format == WT_FORMAT_GGUF) {
-    if (!gguf_sniff(data, size)) {
-      const char *what = wt_sniff_describe(data, size, WT_FORMAT_GGUF);
+    if (!gguf_sniff(data, avail)) {
+      const char *what = wt_sniff_describe(data, avail, WT_FORMAT_GGUF);
       if (what != NULL)
         return wt_fail(err, "not a GGUF file: this is %s", what);
     }
-    return gguf_parse(data, size, &s->model, err);
+    return gguf_parse_prefix(data, avail, size, &s->model, need, err);
   }
-  return safetensors_parse(data, size, &s->model, err);
+  return safetensors_parse_prefix(data, avail, size, &s->model, need, err);
+}
+
+/* Read the header into s->header and parse it, growing as asked. */
+static int wt_read_header(wt_source *s, int format, wt_error *err) {
+  uint64_t size = s->file.size, want = size < WT_HEADER_FIRST ? size : WT_HEADER_FIRST, need = 0;
+  int rc;
+  for (;;) {
+    unsigned char *p;
+    if (want > SIZE_MAX - 1)
+      return wt_fail(err, "a header of %llu bytes is too large for memory", U(want));
+    p = realloc(s->header, (size_t)want + 1);
+    if (p == NULL)
+      return wt_fail(err, "out of memory reading a header of %llu bytes", U(want));
+    s->header = p;
+    if (want > s->header_avail &&
+        wt_file_read_at(&s->file, s->header_avail, (size_t)(want - s->header_avail),
+                        p + s->header_avail, err) != 0)
+      return -1;
+    s->header_avail = want;
+    rc = wt_parse(s, format, want, &need, err);
+    if (rc <= 0)
+      return rc;
+    if (need <= want || need > size) /* cannot happen: the parsers promise it */
+      return wt_fail(err, "the parser asked for %llu bytes of a %llu-byte file", U(need), U(size));
+    if (need > WT_HEADER_MAX)
+      return wt_fail(err,
+                     "the header needs the first %llu bytes of the file, over the limit of %llu "
+                     "bytes that this extension reads into memory",
+                     U(need), U(WT_HEADER_MAX));
+    want = want > size / 2 ? size : 2 * want;
+    if (want < need)
+      want = need;
+    if (want > WT_HEADER_MAX)
+      want = WT_HEADER_MAX;
+  }
+}
+
+/* Slot of name p[0..n) in a table of cap slots whose entry i is named by
+** name_of(i): the matching slot, or the empty slot where it goes. */
+static uint64_t wt_slot(const uint32_t *slots, uint64_t cap, const void *items, size_t stride,
+                        const char *p, size_t n) {
+  uint64_t j = XXH3_64bits(p, n) & (cap - 1);
+  for (; slots[j] != 0; j = (j + 1) & (cap - 1)) {
+    const wt_str *s = (const wt_str *)((const char *)items + (slots[j] - 1) * stride);
+    if (s->n == n && memcmp(s->p, p, n) == 0)
+      return j;
+  }
+  return j;
+}
+
+/* Build the name table of count items (each stride bytes, starting with a
+** wt_str name).  A repeated name keeps its first item, as a scan would. */
+static int wt_index_names(const void *items, size_t count, size_t stride, uint32_t **out,
+                          uint64_t *cap_out, wt_error *err) {
+  uint64_t cap = 16, j;
+  size_t i;
+  uint32_t *slots;
+  if (count >= UINT32_MAX / 2)
+    return wt_fail(err, "%zu entries are too many to index", count);
+  while (cap < 2 * (uint64_t)count)
+    cap *= 2;
+  slots = calloc((size_t)cap, sizeof(*slots));
+  if (slots == NULL)
+    return wt_fail(err, "out of memory indexing %zu names", count);
+  for (i = 0; i < count; i++) {
+    const wt_str *s = (const wt_str *)((const char *)items + i * stride);
+    j = wt_slot(slots, cap, items, stride, s->p, s->n);
+    if (slots[j] == 0)
+      slots[j] = (uint32_t)(i + 1);
+  }
+  *out = slots;
+  *cap_out = cap;
+  return 0;
 }
 
 int wt_source_open(const char *path, size_t n, int format, wt_source **out, wt_error *err) {
@@ -62,7 +177,11 @@ int wt_source_open(const char *path, size_t n, int format, wt_source **out, wt_e
   memcpy(s->path, path, n);
   s->path[n] = 0;
   s->path_len = n;
-  if (wt_file_open(&s->file, s->path, n, err) || wt_parse(s, format, err)) {
+  if (wt_file_open(&s->file, s->path, n, err) || wt_read_header(s, format, err) ||
+      wt_index_names(s->model.tensors, s->model.n_tensors, sizeof(wt_tensor), &s->tensor_slots,
+                     &s->tensor_cap, err) ||
+      wt_index_names(s->model.meta, s->model.n_meta, sizeof(wt_meta), &s->meta_slots, &s->meta_cap,
+                     err)) {
     wt_source_release(s);
     return -1;
   }
@@ -75,22 +194,24 @@ void wt_source_release(wt_source *s) {
     return;
   wt_model_free(&s->model);
   wt_file_close(&s->file);
+  free(s->header);
+  free(s->tensor_slots);
+  free(s->meta_slots);
   free(s->path);
   free(s);
 }
 
 uint64_t wt_source_bytes(const wt_source *s) {
-  return s->model.header_len + wt_arena_size(s->model.arena) + sizeof(*s) + s->path_len;
+  return s->header_avail + wt_arena_size(s->model.arena) +
+         (s->tensor_cap + s->meta_cap) * sizeof(uint32_t) + sizeof(*s) + s->path_len;
 }
 
 const wt_tensor *wt_source_find_tensor(const wt_source *s, const char *p, size_t n) {
-  size_t i;
-  for (i = 0; i < s->model.n_tensors; i++) {
-    const wt_tensor *t = &s->model.tensors[i];
-    if (t->name.n == n && memcmp(t->name.p, p, n) == 0)
-      return t;
-  }
-  return NULL;
+  uint64_t j;
+  if (s->tensor_cap == 0)
+    return NULL;
+  j = wt_slot(s->tensor_slots, s->tensor_cap, s->model.tensors, sizeof(wt_tensor), p, n);
+  return s->tensor_slots[j] ? &s->model.tensors[s->tensor_slots[j] - 1] : NULL;
 }
 
 const char *wt_tensor_unknown_size(const wt_tensor *t, char *buf, size_t size) {
@@ -110,11 +231,21 @@ const char *wt_tensor_unknown_size(const wt_tensor *t, char *buf, size_t size) {
 }
 
 const wt_meta *wt_source_find_meta(const wt_source *s, const char *p, size_t n) {
-  size_t i;
-  for (i = 0; i < s->model.n_meta; i++) {
-    const wt_meta *m = &s->model.meta[i];
-    if (m->key.n == n && memcmp(m->key.p, p, n) == 0)
-      return m;
-  }
-  return NULL;
+  uint64_t j;
+  if (s->meta_cap == 0)
+    return NULL;
+  j = wt_slot(s->meta_slots, s->meta_cap, s->model.meta, sizeof(wt_meta), p, n);
+  return s->meta_slots[j] ? &s->model.meta[s->meta_slots[j] - 1] : NULL;
+}
+
+int wt_tensor_read(const wt_source *s, const wt_tensor *t, uint64_t off, size_t n, void *buf,
+                   wt_error *err) {
+  if (off > t->nbytes || n > t->nbytes - off)
+    return wt_fail(err, "bytes [%llu, %llu + %zu) are outside the tensor's %llu bytes", U(off),
+                   U(off), n, U(t->nbytes));
+  if (n == 0)
+    return wt_file_unchanged(&s->file, err);
+  if (wt_file_read_at(&s->file, t->offset + off, n, buf, err) != 0)
+    return -1;
+  return wt_file_unchanged(&s->file, err);
 }

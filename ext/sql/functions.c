@@ -7,12 +7,15 @@
 **   gguf_info(path)                                     file facts (JSON)
 **   weights_version()                                   version string
 **
-** The blob functions copy bytes out of a read-only mapping of the file,
-** after checking that the range lies inside the tensor, that the result
-** fits the connection's SQLITE_LIMIT_LENGTH, and that the file still holds
-** the bytes (a file truncated after it was mapped would raise SIGBUS).
+** The blob functions read bytes with pread straight into the result,
+** after checking that the range lies inside the tensor and that the result
+** fits the connection's SQLITE_LIMIT_LENGTH; tensor_hash streams the bytes
+** through XXH3-128 in chunks of WT_READ_CHUNK.  A file that got shorter or
+** changed since it was parsed is an error ("file changed while in use"),
+** never a signal and never a mix of two versions.
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
 
@@ -160,19 +163,14 @@ static const wt_tensor *wt_func_tensor(sqlite3_context *ctx, sqlite3_value **arg
                                        wt_source **psrc) {
   const char *fn = ((const wt_func_aux *)sqlite3_user_data(ctx))->name;
   const wt_tensor *t;
-  wt_error e;
-  if (sqlite3_value_type(argv[1]) == SQLITE_NULL) {
-    *psrc = NULL;
+  *psrc = NULL;
+  if (sqlite3_value_type(argv[1]) == SQLITE_NULL)
     return NULL;
-  }
   if (wt_func_find_tensor(ctx, argv, 0, psrc, &t) <= 0)
     t = NULL;
   if (t != NULL && !t->nbytes_known) {
     char msg[WT_ERROR_MAX];
     wt_func_error(ctx, fn, (*psrc)->path, wt_tensor_unknown_size(t, msg, sizeof(msg)));
-    t = NULL;
-  } else if (t != NULL && wt_file_check(&(*psrc)->file, t->offset + t->nbytes, &e)) {
-    wt_func_error(ctx, fn, (*psrc)->path, e.msg);
     t = NULL;
   }
   if (t == NULL) {
@@ -182,17 +180,16 @@ static const wt_tensor *wt_func_tensor(sqlite3_context *ctx, sqlite3_value **arg
   return t;
 }
 
-/* Copy bytes [offset, offset+length) of tensor t into the result (the
-** caller, through wt_func_tensor, has just checked that the file still
-** holds the tensor). */
+/* Read bytes [offset, offset+length) of tensor t into the result. */
 static void wt_blob_result(sqlite3_context *ctx, const char *fn, wt_source *src, const wt_tensor *t,
                            sqlite3_int64 offset, sqlite3_int64 length) {
   sqlite3_int64 limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
   char q[160];
-  const char *name = wt_quote(q, sizeof(q), t->name.p, t->name.n);
   char *msg = NULL;
   void *buf;
+  wt_error e;
   if (length > limit) {
+    const char *name = wt_quote(q, sizeof(q), t->name.p, t->name.n);
     msg = sqlite3_mprintf("tensor %s: the %lld bytes asked for exceed this connection's "
                           "SQLITE_LIMIT_LENGTH of %lld bytes; read it in pieces with the "
                           "offset and length arguments",
@@ -211,7 +208,11 @@ static void wt_blob_result(sqlite3_context *ctx, const char *fn, wt_source *src,
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  memcpy(buf, src->file.data + t->offset + offset, (size_t)length);
+  if (wt_tensor_read(src, t, (uint64_t)offset, (size_t)length, buf, &e) != 0) {
+    sqlite3_free(buf);
+    wt_func_error(ctx, fn, src->path, e.msg);
+    return;
+  }
   sqlite3_result_blob64(ctx, buf, (sqlite3_uint64)length, sqlite3_free);
 }
 
@@ -229,7 +230,9 @@ static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   t = wt_func_tensor(ctx, argv, &src);
   if (t == NULL)
     return; /* NULL (no such tensor) or an error, already set */
-  wt_quote(q, sizeof(q), t->name.p, t->name.n);
+  if ((offset < 0 || (uint64_t)offset > t->nbytes) ||
+      (!to_end && (length < 0 || (uint64_t)length > t->nbytes - (uint64_t)offset)))
+    wt_quote(q, sizeof(q), t->name.p, t->name.n); /* for the message below */
   if (offset < 0 || (uint64_t)offset > t->nbytes) {
     msg = sqlite3_mprintf("tensor %s: offset %lld is outside the tensor's %llu bytes", q,
                           (long long)offset, (unsigned long long)t->nbytes);
@@ -249,19 +252,63 @@ static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   wt_source_release(src);
 }
 
+/* XXH3-128 of tensor t's bytes, read in chunks.  Returns 0, or -1 with
+** err set. */
+static int wt_hash_tensor(const wt_source *src, const wt_tensor *t, XXH128_hash_t *h,
+                          wt_error *err) {
+  size_t cap = t->nbytes < WT_READ_CHUNK ? (size_t)t->nbytes : WT_READ_CHUNK;
+  unsigned char small[4096], *buf;
+  XXH3_state_t *st;
+  uint64_t off = 0;
+  int rc = -1;
+  if (t->nbytes <= sizeof(small)) { /* most tensors of a MoE checkpoint: one read, no malloc */
+    if (wt_tensor_read(src, t, 0, (size_t)t->nbytes, small, err) != 0)
+      return -1;
+    *h = XXH3_128bits(small, (size_t)t->nbytes);
+    return 0;
+  }
+  buf = malloc(cap);
+  st = XXH3_createState();
+  if (buf == NULL || st == NULL) {
+    wt_fail(err, "out of memory");
+    goto done;
+  }
+  XXH3_128bits_reset(st);
+  do {
+    size_t n = t->nbytes - off < cap ? (size_t)(t->nbytes - off) : cap;
+    if (wt_tensor_read(src, t, off, n, buf, err) != 0)
+      goto done;
+    XXH3_128bits_update(st, buf, n);
+    off += n;
+  } while (off < t->nbytes);
+  *h = XXH3_128bits_digest(st);
+  rc = 0;
+done:
+  XXH3_freeState(st);
+  free(buf);
+  return rc;
+}
+
 /* tensor_hash(path, name): XXH3-128 of the tensor's bytes, as 32 hex
 ** digits (the canonical big-endian form that xxhsum prints). */
 static void wt_hash_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   wt_source *src;
   const wt_tensor *t;
   XXH128_canonical_t canon;
+  XXH128_hash_t h;
+  wt_error e;
   char hex[33];
   int i;
   (void)argc;
   t = wt_func_tensor(ctx, argv, &src);
   if (t == NULL)
     return;
-  XXH128_canonicalFromHash(&canon, XXH3_128bits(src->file.data + t->offset, (size_t)t->nbytes));
+  if (wt_hash_tensor(src, t, &h, &e) != 0) {
+    wt_func_error(ctx, ((const wt_func_aux *)sqlite3_user_data(ctx))->name, src->path, e.msg);
+    wt_source_release(src);
+    return;
+  }
+  XXH128_canonicalFromHash(&canon, h);
   for (i = 0; i < 16; i++) {
     hex[2 * i] = "0123456789abcdef"[canon.digest[i] >> 4];
     hex[2 * i + 1] = "0123456789abcdef"[canon.digest[i] & 15];
@@ -353,9 +400,10 @@ static void wt_cache_stats_func(sqlite3_context *ctx, int argc, sqlite3_value **
   wt_cache_get_stats(aux->cache, &st);
   sqlite3_result_text(ctx,
                       sqlite3_mprintf("{\"hits\":%llu,\"misses\":%llu,\"entries\":%llu,"
-                                      "\"bytes\":%llu}",
+                                      "\"bytes\":%llu,\"values_decoded\":%llu}",
                                       (unsigned long long)st.hits, (unsigned long long)st.misses,
-                                      (unsigned long long)st.entries, (unsigned long long)st.bytes),
+                                      (unsigned long long)st.entries, (unsigned long long)st.bytes,
+                                      (unsigned long long)st.values_decoded),
                       -1, sqlite3_free);
 }
 

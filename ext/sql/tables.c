@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "formats/gguf_value.h"
+#include "io/file.h"
 #include "tables.h"
 #include "vtab.h"
 
@@ -278,7 +279,7 @@ static void gg_result_scalar(sqlite3_context *ctx, const gguf_scalar *s) {
 
 /* Result: the value of a key, built only now (arrays as JSON). */
 static int gg_result_value(wt_cursor *c, sqlite3_context *ctx, const wt_meta *kv) {
-  const unsigned char *data = c->src->file.data;
+  const unsigned char *data = c->src->header;
   if (kv->type == GGUF_TYPE_ARRAY) {
     wt_buf buf = {0};
     char *p;
@@ -382,7 +383,7 @@ static int ga_start(wt_cursor *c, char **pzErr) {
     return SQLITE_NOMEM;
   memset(st, 0, sizeof(*st));
   st->kv = kv;
-  gguf_cursor_init(&st->cur, &c->src->model, c->src->file.data, kv);
+  gguf_cursor_init(&st->cur, &c->src->model, c->src->header, kv);
   c->state = st;
   c->n_rows = kv->count > INT64_MAX ? INT64_MAX : (sqlite3_int64)kv->count;
   return SQLITE_OK;

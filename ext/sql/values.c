@@ -6,7 +6,12 @@
 **   tensor_compare(path_a, name_a, path_b, name_b)   a JSON object
 **
 ** All three decode through decode.h, for both formats (detected by
-** content), streaming: nothing is allocated in proportion to a tensor.
+** content), streaming: tensor bytes are read with pread in chunks of
+** whole blocks of about WT_READ_CHUNK bytes (wt_chunk_*), each decoded
+** with the decode API; nothing is allocated in proportion to a tensor.
+** A file that changed since it was parsed is an error naming it.
+** tensor_values() takes constraints on idx (=, <, <=, >, >=, BETWEEN, IN)
+** and decodes only the values they allow.
 ** Values come in the tensor's flat order: row-major for safetensors, the
 ** stored order (ne[0] fastest) for GGUF.  A NaN is SQL NULL (SQLite has
 ** no NaN); integer dtypes come back as INTEGER, exactly.  A type that
@@ -14,6 +19,7 @@
 */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decode/decode.h"
@@ -24,8 +30,8 @@
 
 SQLITE_EXTENSION_INIT3
 
-/* Find the decoder for tensor t of src, and check that the file still
-** holds its bytes.  On failure returns NULL with *pzErr set. */
+/* Find the decoder for tensor t of src.  On failure returns NULL with
+** *pzErr set. */
 static const wt_codec *wt_tensor_codec(const char *fn, const wt_source *src, const wt_tensor *t,
                                        uint64_t *nvalues, char **pzErr) {
   const wt_codec *codec;
@@ -37,8 +43,7 @@ static const wt_codec *wt_tensor_codec(const char *fn, const wt_source *src, con
     return NULL;
   }
   codec = wt_codec_find(src->model.format, t->type_id, src->model.big_endian, &e);
-  if (codec == NULL || wt_codec_count(codec, t->nbytes, nvalues, &e) ||
-      wt_file_check(&src->file, t->offset + t->nbytes, &e)) {
+  if (codec == NULL || wt_codec_count(codec, t->nbytes, nvalues, &e)) {
     snprintf(msg, sizeof(msg), "tensor %s cannot be decoded: %s", q, e.msg);
     *pzErr = wt_error_message(fn, src->path, msg);
     return NULL;
@@ -72,18 +77,123 @@ static int wt_arg_int(wt_cursor *c, int k, const char *what, int64_t def, int64_
   return SQLITE_OK;
 }
 
+/* ---- reading whole blocks of a tensor ---- */
+
+/* A buffer of whole blocks of one tensor: bytes of values [v0, v1). */
+typedef struct wt_chunk {
+  const wt_source *src;
+  const wt_tensor *t;
+  const wt_codec *codec;
+  unsigned char *buf;
+  uint64_t cap;    /* bytes buf holds: whole blocks */
+  uint64_t v0, v1; /* values now in buf */
+} wt_chunk;
+
+/* Values per chunk: a multiple of WT_DECODE_CHUNK (so that statistics
+** are summed in the same steps whatever the chunking) of about
+** WT_READ_CHUNK bytes. */
+static uint64_t wt_chunk_values(const wt_codec *codec) {
+  uint64_t step = WT_DECODE_CHUNK / codec->block_values * codec->block_bytes;
+  uint64_t k = WT_READ_CHUNK / step;
+  return (k ? k : 1) * WT_DECODE_CHUNK;
+}
+
+/* Set up k for tensor t; the buffer holds max_values values.  Returns 0
+** or -1 (out of memory). */
+static int wt_chunk_init(wt_chunk *k, const wt_source *src, const wt_tensor *t,
+                         const wt_codec *codec, uint64_t max_values) {
+  uint64_t blocks = (max_values + codec->block_values - 1) / codec->block_values;
+  memset(k, 0, sizeof(*k));
+  k->src = src;
+  k->t = t;
+  k->codec = codec;
+  k->cap = blocks * codec->block_bytes;
+  if (k->cap > t->nbytes)
+    k->cap = t->nbytes;
+  k->buf = malloc(k->cap ? (size_t)k->cap : 1);
+  return k->buf == NULL ? -1 : 0;
+}
+
+/* Read the blocks holding values [v, v + n) (n > 0, within the tensor and
+** the buffer's size in whole blocks) into k, unless they are there. */
+static int wt_chunk_load(wt_chunk *k, uint64_t v, uint64_t n, wt_error *e) {
+  uint64_t bv = k->codec->block_values, bb = k->codec->block_bytes;
+  uint64_t b0 = v / bv, b1 = (v + n + bv - 1) / bv, nb;
+  if (v >= k->v0 && v + n <= k->v1)
+    return 0;
+  nb = (b1 - b0) * bb;
+  if (nb > k->cap)
+    return wt_fail(e, "internal error: %llu bytes asked of a %llu-byte buffer",
+                   (unsigned long long)nb, (unsigned long long)k->cap);
+  k->v0 = k->v1 = 0;
+  if (wt_tensor_read(k->src, k->t, b0 * bb, (size_t)nb, k->buf, e) != 0)
+    return -1;
+  k->v0 = b0 * bv;
+  k->v1 = b1 * bv;
+  return 0;
+}
+
+/* The bytes in k (whole blocks, from value k->v0), for decode.h. */
+static uint64_t wt_chunk_nbytes(const wt_chunk *k) {
+  return (k->v1 - k->v0) / k->codec->block_values * k->codec->block_bytes;
+}
+
 /* ---- tensor_values(path, name [, start [, count]]) ---- */
 
-/* Per-file state: the tensor's decoder and a window of decoded values. */
+/* Per-file state: the tensor's decoder, the values to give (an interval,
+** or a sorted list from an IN), the bytes read and a window of decoded
+** values. */
 typedef struct tv_state {
   const wt_codec *codec;
-  const unsigned char *bytes;
-  uint64_t nbytes, start;
+  wt_chunk chunk;
+  uint64_t first;     /* interval mode: row r is value first + r */
+  int64_t *list;      /* list mode: row r is value list[r] (values of c->range.in) */
   uint64_t win_start; /* flat index of win[0] */
   size_t win_n;
   double win[WT_DECODE_CHUNK];
   int64_t win_int[WT_DECODE_CHUNK];
 } tv_state;
+
+/* The flat index of the current row. */
+static uint64_t tv_idx(const wt_cursor *c) {
+  const tv_state *st = c->state;
+  return st->list ? (uint64_t)st->list[c->row] : st->first + (uint64_t)c->row;
+}
+
+/* row_number of tensor_values(): the flat index, the same in every scan. */
+static sqlite3_int64 tv_row_number(wt_cursor *c) {
+  return c->state ? (sqlite3_int64)tv_idx(c) : c->row;
+}
+
+/* Narrow the slice [lo, end) of value indices to what c->range allows; then
+** the rows are the interval, or the values of the IN list in it (list mode,
+** pointing into c->range.in).  Sets st->first / st->list and c->n_rows. */
+static void tv_select(wt_cursor *c, tv_state *st, uint64_t lo, uint64_t end) {
+  const wt_range *r = &c->range;
+  uint64_t hi;
+  size_t i, j;
+  c->n_rows = 0;
+  if (end == lo || r->hi < 0 || r->lo > r->hi)
+    return;
+  hi = end - 1;
+  if (r->lo > 0 && (uint64_t)r->lo > lo)
+    lo = (uint64_t)r->lo;
+  if ((uint64_t)r->hi < hi)
+    hi = (uint64_t)r->hi;
+  if (lo > hi)
+    return;
+  if (r->in == NULL) {
+    st->first = lo;
+    c->n_rows = (sqlite3_int64)(hi - lo + 1);
+    return;
+  }
+  for (i = 0; i < r->n_in && (r->in[i] < 0 || (uint64_t)r->in[i] < lo); i++)
+    ;
+  for (j = i; j < r->n_in && (uint64_t)r->in[j] <= hi; j++)
+    ;
+  st->list = r->in + i;
+  c->n_rows = (sqlite3_int64)(j - i);
+}
 
 /* start_file: find the tensor (none: no rows), check the slice. */
 static int tv_start(wt_cursor *c, char **pzErr) {
@@ -128,28 +238,45 @@ static int tv_start(wt_cursor *c, char **pzErr) {
                              (unsigned long long)nvalues);
     return SQLITE_ERROR;
   }
-  st->bytes = c->src->file.data + t->offset;
-  st->nbytes = t->nbytes;
-  st->start = (uint64_t)start;
-  c->n_rows = count;
+  tv_select(c, st, (uint64_t)start, (uint64_t)start + (uint64_t)count);
+  if (wt_chunk_init(&st->chunk, c->src, t, st->codec, wt_chunk_values(st->codec)) != 0)
+    return SQLITE_NOMEM;
   return SQLITE_OK;
 }
 
-/* enter_row: decode the next window when the row leaves the current one. */
+/* end_file of tensor_values(). */
+static void tv_end(wt_cursor *c) {
+  tv_state *st = c->state;
+  if (st != NULL)
+    free(st->chunk.buf);
+  sqlite3_free(st);
+}
+
+/* enter_row: decode the next window when the row leaves the current one:
+** up to WT_DECODE_CHUNK values of the interval, or one value of a list;
+** read the blocks that hold them (a chunk at a time) unless already read. */
 static int tv_enter_row(wt_cursor *c, char **pzErr) {
   tv_state *st = c->state;
-  uint64_t idx = st->start + (uint64_t)c->row, left;
+  wt_chunk *k = &st->chunk;
+  uint64_t idx = tv_idx(c), left, ahead;
   size_t n;
   wt_error e;
   int rc;
   if (idx >= st->win_start && idx < st->win_start + st->win_n)
     return SQLITE_OK;
-  left = st->start + (uint64_t)c->n_rows - idx;
+  left = st->list ? 1 : st->first + (uint64_t)c->n_rows - idx;
   n = left < WT_DECODE_CHUNK ? (size_t)left : WT_DECODE_CHUNK;
-  if (st->codec->kind == WT_KIND_FLOAT || st->codec->kind == WT_KIND_COMPLEX)
-    rc = wt_decode_range(st->codec, st->bytes, st->nbytes, idx, n, st->win, &e);
-  else
-    rc = wt_decode_range_int(st->codec, st->bytes, st->nbytes, idx, n, st->win_int, &e);
+  ahead = k->cap / k->codec->block_bytes * k->codec->block_values - idx % k->codec->block_values;
+  if (ahead > left)
+    ahead = left; /* read no further than the rows go */
+  rc = wt_chunk_load(k, idx, n > ahead ? n : ahead, &e);
+  if (rc == 0 && (st->codec->kind == WT_KIND_FLOAT || st->codec->kind == WT_KIND_COMPLEX))
+    rc = wt_decode_range(st->codec, k->buf, wt_chunk_nbytes(k), idx - k->v0, n, st->win, &e);
+  else if (rc == 0)
+    rc =
+        wt_decode_range_int(st->codec, k->buf, wt_chunk_nbytes(k), idx - k->v0, n, st->win_int, &e);
+  if (rc == 0)
+    wt_cache_count_decoded(c->cache, n);
   if (rc != 0) {
     *pzErr = wt_error_message("tensor_values", c->file, e.msg);
     return SQLITE_ERROR;
@@ -162,7 +289,7 @@ static int tv_enter_row(wt_cursor *c, char **pzErr) {
 /* Column of tensor_values(): idx, value. */
 static int tv_column(wt_cursor *c, sqlite3_context *ctx, int col) {
   tv_state *st = c->state;
-  uint64_t idx = st->start + (uint64_t)c->row;
+  uint64_t idx = tv_idx(c);
   size_t k = (size_t)(idx - st->win_start);
   if (col == 0)
     sqlite3_result_int64(ctx, (sqlite3_int64)idx);
@@ -184,10 +311,13 @@ const wt_table_def wt_tensor_values_table = {
     .arg_names = tv_args,
     .usage = "path, name [, start [, count]]",
     .name_arg = 1,
+    .has_range_col = 1,
+    .range_col = 0, /* idx */
+    .row_number = tv_row_number,
     .start_file = tv_start,
     .enter_row = tv_enter_row,
     .column = tv_column,
-    .end_file = wt_free_state,
+    .end_file = tv_end,
 };
 
 /* ---- tensor_stats(path [, tensor]) ---- */
@@ -242,6 +372,25 @@ static const wt_tensor *tst_tensor(wt_cursor *c) {
   return st->only ? st->only : &c->src->model.tensors[c->row];
 }
 
+/* Statistics of all nvalues values of tensor t, read a chunk at a time. */
+static int wt_stats_read(const wt_source *src, const wt_tensor *t, const wt_codec *codec,
+                         uint64_t nvalues, wt_stats *st, wt_error *e) {
+  uint64_t step = wt_chunk_values(codec), v;
+  wt_chunk k;
+  int rc = 0;
+  if (nvalues == 0)
+    return wt_tensor_read(src, t, 0, 0, NULL, e);
+  if (wt_chunk_init(&k, src, t, codec, step) != 0)
+    return wt_fail(e, "out of memory");
+  for (v = 0; v < nvalues && rc == 0; v += step) {
+    uint64_t n = nvalues - v < step ? nvalues - v : step;
+    rc = wt_chunk_load(&k, v, n, e) ||
+         wt_stats_tensor(codec, k.buf, wt_chunk_nbytes(&k), v - k.v0, n, st, e);
+  }
+  free(k.buf);
+  return rc ? -1 : 0;
+}
+
 /* Compute the current tensor's statistics in one streaming pass. */
 static int tst_compute(wt_cursor *c, sqlite3_context *ctx) {
   tst_state *st = c->state;
@@ -254,8 +403,7 @@ static int tst_compute(wt_cursor *c, sqlite3_context *ctx) {
     return SQLITE_OK;
   codec = wt_tensor_codec("tensor_stats", c->src, t, &nvalues, &err);
   wt_stats_init(&st->st);
-  if (codec == NULL ||
-      wt_stats_tensor(codec, c->src->file.data + t->offset, t->nbytes, 0, nvalues, &st->st, &e)) {
+  if (codec == NULL || wt_stats_read(c->src, t, codec, nvalues, &st->st, &e)) {
     if (err == NULL)
       err = wt_error_message("tensor_stats", c->file, e.msg);
     sqlite3_result_error(ctx, err ? err : "tensor_stats(): out of memory", -1);
@@ -378,6 +526,34 @@ static void wt_json_num(sqlite3_str *s, const char *name, double v) {
   sqlite3_str_appendf(s, ",\"%s\":%s", name, num);
 }
 
+/* Compare all n values of tensors ta (of a) and tb (of b), reading both a
+** chunk at a time. */
+static int wt_compare_read(const wt_source *a, const wt_tensor *ta, const wt_codec *ca,
+                           const wt_source *b, const wt_tensor *tb, const wt_codec *cb, uint64_t n,
+                           wt_compare *cmp, wt_error *e) {
+  uint64_t sa = wt_chunk_values(ca), sb = wt_chunk_values(cb), step = sa < sb ? sa : sb, v;
+  wt_chunk ka, kb;
+  int rc = 0;
+  if (n == 0)
+    return wt_tensor_read(a, ta, 0, 0, NULL, e) || wt_tensor_read(b, tb, 0, 0, NULL, e) ? -1 : 0;
+  if (wt_chunk_init(&ka, a, ta, ca, step) != 0 || wt_chunk_init(&kb, b, tb, cb, step) != 0) {
+    free(ka.buf);
+    return wt_fail(e, "out of memory");
+  }
+  for (v = 0; v < n && rc == 0; v += step) {
+    uint64_t m = n - v < step ? n - v : step;
+    if (wt_chunk_load(&ka, v, m, e) != 0 || wt_chunk_load(&kb, v, m, e) != 0) {
+      rc = -1;
+      break;
+    }
+    rc = wt_compare_tensors(ca, ka.buf, wt_chunk_nbytes(&ka), cb, kb.buf, wt_chunk_nbytes(&kb),
+                            v - ka.v0, m, cmp, e);
+  }
+  free(ka.buf);
+  free(kb.buf);
+  return rc ? -1 : 0;
+}
+
 void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const wt_tensor *ta = NULL, *tb = NULL;
   const wt_codec *ca = NULL, *cb = NULL;
@@ -410,8 +586,7 @@ void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     goto done;
   }
   wt_compare_init(&cmp);
-  if (wt_compare_tensors(ca, a->file.data + ta->offset, ta->nbytes, cb, b->file.data + tb->offset,
-                         tb->nbytes, 0, na, &cmp, &e)) {
+  if (wt_compare_read(a, ta, ca, b, tb, cb, na, &cmp, &e)) {
     char *msg = wt_error_message("tensor_compare", a->path, e.msg);
     sqlite3_result_error(ctx, msg ? msg : e.msg, -1);
     sqlite3_free(msg);

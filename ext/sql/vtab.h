@@ -40,6 +40,17 @@ typedef struct wt_cursor wt_cursor;
 #define WT_ROWS_FILES  1 /* one row per file in scope, broken or not */
 #define WT_ROWS_MODELS 2 /* one row per model in scope, broken or not */
 
+/* What the constraints on a table's range column allow: values v with
+** lo <= v <= hi and, when in != NULL, v among in[0..n_in) (sorted,
+** distinct).  A superset of the rows wanted: SQLite still checks each
+** row (the constraints are not omitted), so a value that is not an
+** integer only ever widens it. */
+typedef struct wt_range {
+  int64_t lo, hi;
+  int64_t *in; /* sqlite3_malloc'd */
+  size_t n_in;
+} wt_range;
+
 typedef struct wt_table_def {
   const char *name;             /* the table-valued function's name */
   const char *schema;           /* "CREATE TABLE x(...)" with the HIDDEN columns last */
@@ -58,6 +69,12 @@ typedef struct wt_table_def {
   int no_file_column;           /* the table has no HIDDEN file column */
   const char *const *arg_names; /* n_args names, for messages */
   const char *usage;            /* e.g. "path, key" */
+  int has_range_col;            /* the table takes constraints on range_col: */
+  int range_col;                /* a visible INTEGER column whose =, <, <=, >, >=, BETWEEN
+                                   and IN constraints xFilter puts in c->range */
+  /* The row's number within its file for xRowid (optional; default c->row):
+  ** the same row must have the same rowid in every scan of a statement. */
+  sqlite3_int64 (*row_number)(wt_cursor *c);
   /* Called with c->src set to a newly opened file: set c->n_rows (and any
   ** per-file state).  Return SQLITE_OK, or an error with *pzErr set. */
   int (*start_file)(wt_cursor *c, char **pzErr);
@@ -84,7 +101,8 @@ struct wt_cursor {
   sqlite3_int64 row, n_rows;
   int64_t file_id; /* wt_cache_path_id() of the current file */
   int eof;
-  void *state; /* per-table, per-file state, freed by end_file */
+  void *state;    /* per-table, per-file state, freed by end_file */
+  wt_range range; /* has_range_col tables: what the constraints allow */
 };
 
 /* Register def as an eponymous-only virtual table on db, reading files

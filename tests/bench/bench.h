@@ -5,6 +5,7 @@
 **   gen_smollm.c    writes the SmolLM2-shaped safetensors file and the
 **                   folder of 1,000 small safetensors files
 **   gen_llama3.c    writes the Llama-3-8B-Q4_K_M-shaped GGUF (sparse)
+**   gen_wide.c      writes a safetensors file of 100,000 small tensors
 **   bench_util.c    timing, medians, the byte sums, file writing, errors
 **   bench_floor.c   the floors: what the hardware and kernel cost
 **   bench_sql.c     the same work through SQLite and the extension
@@ -54,6 +55,12 @@ typedef struct bench_inputs {
   int many_n;
   int many_tensors;    /* in all files */
   uint64_t many_bytes; /* sum of every file's tensor bytes */
+
+  /* Safetensors file of 100,000 small tensors. */
+  char wide_path[4200];
+  uint64_t wide_header; /* 8 + N */
+  bench_tensor *wide_tensors;
+  int wide_n;
 } bench_inputs;
 
 /* ---- generators (gen_smollm.c, gen_llama3.c) ---- */
@@ -63,6 +70,7 @@ typedef struct bench_inputs {
 void gen_smollm(bench_inputs *in, int verbose);
 void gen_many(bench_inputs *in, int verbose);
 void gen_llama3(bench_inputs *in, int verbose);
+void gen_wide(bench_inputs *in, int verbose);
 
 /* ---- utilities (bench_util.c) ---- */
 
@@ -138,6 +146,7 @@ void floor_many(void *arg);       /* bench_inputs: readdir, then every file */
 void floor_pread_one(void *arg);  /* bench_inputs: the embedding tensor */
 void floor_pread_all(void *arg);  /* bench_inputs: every tensor of the safetensors file */
 void floor_words(void *arg);      /* floor_words_arg */
+void floor_wide(void *arg);       /* bench_inputs: the 100,000-tensor file, header and tensors */
 
 typedef struct floor_words_arg {
   const char *path;

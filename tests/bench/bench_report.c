@@ -93,7 +93,11 @@ static void write_methods(FILE *f, const bench_inputs *in) {
           "sparse (real bytes for the norms and the Q4_K `token_embd.weight`).\n",
           in->gguf_n_keys, in->gguf_n_tensors, (double)in->gguf_header / 1e6,
           (double)in->gguf_size / 1e9);
-  fprintf(f, "- `many/`: %d safetensors files of 20 F16 tensors each.\n\n", in->many_n);
+  fprintf(f, "- `many/`: %d safetensors files of 20 F16 tensors each.\n", in->many_n);
+  fprintf(f,
+          "- `wide-100k.safetensors`: %d F16 tensors of 16 values (a MoE checkpoint's tensor "
+          "count); header %.2f MB.\n\n",
+          in->wide_n, (double)in->wide_header / 1e6);
   fprintf(f, "## Method\n\n");
   fprintf(f, "- Time is the process's CPU time (user + system: system calls and page faults "
              "count), which other load on a shared machine disturbs less than wall time "
@@ -116,6 +120,8 @@ static void write_methods(FILE *f, const bench_inputs *in) {
              "variable, munmap, close.  For the folder: readdir, then that for each file.\n");
   fprintf(f, "- Floor \"pread\": malloc a buffer of the tensor's size, pread the tensor into "
              "it, sum its bytes with the same loop, free.\n");
+  fprintf(f, "- Floor \"one pass\" (a function per row of 100,000 tensors): touch the header, "
+             "then the \"pread\" floor for every tensor on one descriptor.\n");
   fprintf(f, "- Floor \"64-bit sum\" (tensor_stats): mmap, sum the tensor's bytes as "
              "64-bit integers, munmap.\n");
   fprintf(f, "- Peak memory: VmHWM of a fresh process (fork and exec of the benchmark) that "
