@@ -8,9 +8,10 @@
 ** Layer: sql (the top; ext/README.md draws the layers).  It registers, on
 ** each connection, with one header cache (io/cache.h) that all share:
 **   tables     safetensors, safetensors_metadata, gguf, gguf_metadata,
-**              gguf_array, tensors, weights_files (sql/tables.c),
+**              gguf_array, tensors (sql/tables.c), weights_files,
+**              weights_models (sql/catalog.c),
 **              tensor_values, tensor_stats (sql/values.c),
-**              gguf_memory (sql/memory.c)
+**              gguf_memory (sql/memory.c),
 **              tensor_histogram (sql/histogram_table.c)
 **   functions  safetensors_blob, gguf_blob, tensor_blob, tensor_hash,
 **              safetensors_info, gguf_info, weights_version,
@@ -39,8 +40,8 @@ __declspec(dllexport)
   static const wt_table_def *const tables[] = {
       &wt_safetensors_table,   &wt_safetensors_metadata_table, &wt_gguf_table,
       &wt_gguf_metadata_table, &wt_gguf_array_table,           &wt_tensors_table,
-      &wt_weights_files_table, &wt_tensor_values_table,        &wt_tensor_stats_table,
-      &wt_gguf_memory_table,   &wt_tensor_histogram_table,
+      &wt_weights_files_table, &wt_weights_models_table,       &wt_tensor_values_table,
+      &wt_tensor_stats_table,  &wt_gguf_memory_table,          &wt_tensor_histogram_table,
   };
   wt_cache *cache;
   size_t i;

@@ -1,30 +1,35 @@
--- catalogue.sql: catalogue a folder of model files into a table (file,
--- format, architecture, parameter count, size), then query it.  Files that do
--- not parse are kept with their error instead of stopping the scan:
--- weights_files() lists every file a path names, whether it parses or not.
+-- catalogue.sql: catalogue a folder of models (a downloads folder, a Hugging
+-- Face cache, a training run) into a table: one row per model (an index and
+-- its shards, the parts of a split GGUF, or one file), with its format,
+-- files, tensors, parameters and bytes, then query it.  weights_models()
+-- never stops at a broken file: a model that cannot be read is a row with
+-- its error, and weights_files() lists every file with its own.
 -- Here: everything `make demo` writes under build/demo (tests/gen_model.c):
--- the tiny llama, its GGUF conversion, a fine-tune (also in two shards), a
--- checkpoint with NaN in it, a second GGUF (qwen2) and a truncated GGUF.
--- Run: sqlite3 -cmd '.load ./build/weights' :memory: < sql/catalogue.sql
+-- the tiny llama, its GGUF conversion, a fine-tune (also in two shards
+-- with an index), a checkpoint with NaN in it, a second GGUF (qwen2) and a
+-- truncated GGUF.  Run after `make demo`:
+--   sqlite3 -cmd '.load ./build/weights' :memory: < sql/catalogue.sql
 .headers on
 .mode column --wrap 0
 
 CREATE TEMP TABLE catalogue AS
-WITH files AS MATERIALIZED (
-  SELECT file, format, size, tensors, error FROM weights_files('build/demo/**'))
-SELECT replace(file, 'build/demo/', '') AS file, format, size, tensors,
+SELECT replace(model, 'build/demo/', '') AS model, format, files, files_present, tensors, params,
+       nbytes, revision,
        CASE WHEN format = 'gguf' AND error IS NULL THEN
-         (SELECT value FROM gguf_metadata(files.file) WHERE key = 'general.architecture') END
+         (SELECT value FROM gguf_metadata(m.model) WHERE key = 'general.architecture') END
          AS architecture,
-       CASE WHEN error IS NULL THEN (SELECT sum(numel) FROM tensors(files.file)) END AS params,
        error
-FROM files;
+FROM weights_models('build/demo/**') AS m;
 
-SELECT file, format, architecture, params, size FROM catalogue WHERE error IS NULL ORDER BY file;
+SELECT model, format, architecture, files, tensors, params, nbytes
+FROM catalogue WHERE error IS NULL ORDER BY model;
 
--- What did not parse, and why.
-SELECT file, error FROM catalogue WHERE error IS NOT NULL;
+-- What cannot be read, and why (a missing shard, a file that does not parse).
+SELECT model, files_present || '/' || files AS present, error FROM catalogue WHERE error IS NOT NULL;
 
--- Totals per format.
-SELECT format, count(*) AS files, sum(params) AS params, sum(size) AS bytes
+-- Files of the folder that belong to no readable model.
+SELECT file, error FROM weights_files('build/demo/**') WHERE error IS NOT NULL;
+
+-- Totals per format: each model counted once, however many files it has.
+SELECT format, count(*) AS models, sum(files) AS files, sum(params) AS params, sum(nbytes) AS bytes
 FROM catalogue WHERE error IS NULL GROUP BY format;

@@ -31,6 +31,25 @@
 #   broken/        a.safetensors, b.safetensors (truncated), c.safetensors
 #   empty/         no files
 #   notmodels/     readme.txt, config.json
+#   downloads/     good.safetensors, x.gguf (0 bytes), model.safetensors (a
+#                  git-LFS pointer), page.safetensors (an HTML 401 page),
+#                  notes.gguf (text), cut.safetensors (cut inside its header),
+#                  gone.safetensors -> nowhere, and README.md, config.json,
+#                  tokenizer.json, .gitattributes (not model files)
+#   shards_broken/ the three shards of sharded_gen/ and its index, with shard
+#                  2 cut at 1,000 bytes and shard 3 of 0 bytes
+#   index_missing/ the index of sharded_gen/ and shards 1 and 3 only
+#   consolidated/  sharded_gen/ plus consolidated.safetensors holding a and b
+#                  as shard 1 does (two models, one name in both)
+#   links/         real.safetensors, sym.safetensors -> real.safetensors,
+#                  hard.safetensors (a hard link to real.safetensors)
+#   order/         a/x.safetensors, b.safetensors (a/x before b)
+#   tilde/         (for "~/..." with HOME set to this folder) m.safetensors
+#   hub/           a Hugging Face cache: models--org--tiny with two
+#                  revisions (rev1: model.safetensors, config.json; rev2:
+#                  model.safetensors (the same blob) and extra.safetensors),
+#                  refs/main -> rev2, an .incomplete blob, .no_exist/, and
+#                  rev2/zbad.safetensors, a blob whose name is not its SHA-256
 set -eu
 
 if [ $# -ne 1 ]; then
@@ -217,3 +236,70 @@ mkdir empty notmodels
 write notmodels/readme.txt 'not a model
 '
 write notmodels/config.json '{"weight_map_is_not_here": true}'
+
+# ---- models, not files (issue 12) ----
+mkdir downloads
+cp "$ST/ok_unaligned.safetensors" downloads/good.safetensors
+: > downloads/x.gguf
+write downloads/model.safetensors 'version https://git-lfs.github.com/spec/v1
+oid sha256:4d5e6f0000000000000000000000000000000000000000000000000000000000
+size 4400000000
+'
+write downloads/page.safetensors '<!DOCTYPE html>
+<html><head><title>401 Unauthorized</title></head><body>Access to model is restricted.</body></html>
+'
+write downloads/notes.gguf 'these are notes, not a model
+'
+head -c 1000 "$ST/ok_100_tensors.safetensors" > downloads/cut.safetensors
+ln -s ../blobs/0123456789abcdef downloads/gone.safetensors
+write downloads/README.md '# a model card
+'
+write downloads/config.json '{"architectures": ["LlamaForCausalLM"]}'
+write downloads/tokenizer.json '{"version": "1.0"}'
+write downloads/.gitattributes '*.safetensors filter=lfs diff=lfs merge=lfs -text
+'
+
+mkdir shards_broken
+cp sharded_gen/* shards_broken/
+head -c 1000 "$ST/ok_100_tensors.safetensors" > "shards_broken/$S2"
+: > "shards_broken/$S3"
+
+mkdir index_missing
+cp sharded_gen/model.safetensors.index.json "sharded_gen/$S1" "sharded_gen/$S3" index_missing/
+
+cp -R sharded_gen consolidated
+cp "$ST/ok_unaligned.safetensors" consolidated/consolidated.safetensors
+
+mkdir links
+cp "$ST/ok_unaligned.safetensors" links/real.safetensors
+ln -s real.safetensors links/sym.safetensors
+ln links/real.safetensors links/hard.safetensors
+
+mkdir -p order/a
+cp "$ST/ok_unaligned.safetensors" order/a/x.safetensors
+cp "$ST/ok_4d.safetensors" order/b.safetensors
+
+mkdir tilde
+cp "$ST/ok_4d.safetensors" tilde/m.safetensors
+
+# ---- a Hugging Face hub cache (shared/reference/hf-cache.md) ----
+R1=1111111111111111111111111111111111111111
+R2=2222222222222222222222222222222222222222
+REPO=hub/models--org--tiny
+mkdir -p "$REPO/blobs" "$REPO/refs" "$REPO/snapshots/$R1" "$REPO/snapshots/$R2" "$REPO/.no_exist/$R1"
+B1=$(sha256sum "$ST/ok_unaligned.safetensors" | cut -d' ' -f1)
+B2=$(sha256sum "$ST/ok_4d.safetensors" | cut -d' ' -f1)
+cp "$ST/ok_unaligned.safetensors" "$REPO/blobs/$B1"
+cp "$ST/ok_4d.safetensors" "$REPO/blobs/$B2"
+write "$REPO/blobs/0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c" '{"architectures": ["X"]}'
+head -c 50 "$ST/ok_100_tensors.safetensors" > "$REPO/blobs/$B2.0123abcd.incomplete"
+ln -s "../../blobs/$B1" "$REPO/snapshots/$R1/model.safetensors"
+ln -s ../../blobs/0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c "$REPO/snapshots/$R1/config.json"
+ln -s "../../blobs/$B1" "$REPO/snapshots/$R2/model.safetensors"
+ln -s "../../blobs/$B2" "$REPO/snapshots/$R2/extra.safetensors"
+: > "$REPO/.no_exist/$R1/model.safetensors.index.json"
+printf '%s' "$R2" > "$REPO/refs/main"
+# a blob whose content is not what its name (a SHA-256) says
+BAD=00000000000000000000000000000000000000000000000000000000000000aa
+cp "$ST/ok_scalar_i64.safetensors" "$REPO/blobs/$BAD"
+ln -s "../../blobs/$BAD" "$REPO/snapshots/$R2/zbad.safetensors"

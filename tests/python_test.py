@@ -158,6 +158,110 @@ def cookbook(load_as):
                "Python %r\n  shell  %r" % (rows[:3], expect[:3]))
 
 
+def st_header(path):
+    """An independent reader of a safetensors header: (data start, {name: entry})."""
+    with open(path, "rb") as f:
+        n = int.from_bytes(f.read(8), "little")
+        hdr = json.loads(f.read(n))
+    hdr.pop("__metadata__", None)
+    return 8 + n, hdr
+
+
+def xxhsum_h2(path, offset, length):
+    """XXH3-128 of bytes [offset, offset+length) of path, from dd and xxhsum -H2."""
+    dd = subprocess.run(["dd", "if=" + path, "bs=1", "skip=%d" % offset, "count=%d" % length,
+                         "status=none"], check=True, stdout=subprocess.PIPE)
+    out = subprocess.run(["xxhsum", "-H2", "-"], input=dd.stdout, check=True,
+                         stdout=subprocess.PIPE).stdout.decode()
+    return out.split()[0].split("_")[-1]
+
+
+def models(conn):
+    """Models, not files (issue 12): hashes through an index, a folder and part 1
+    of a split against xxhsum; params against Python's json; '**' alone, '~';
+    a change of mtime alone re-reads; the size check is exact to the byte."""
+    trees = "build/testdata/trees"
+    if not os.path.isdir(trees + "/sharded_gen"):
+        ok(False, "models: %s/sharded_gen is missing (run `make testdata`)" % trees)
+        return
+    idx = trees + "/sharded_gen/model.safetensors.index.json"
+    with open(idx) as f:
+        wmap = json.load(f)["weight_map"]
+    bad, params = [], 0
+    for name, shard in sorted(wmap.items()):
+        shard_path = trees + "/sharded_gen/" + shard
+        start, hdr = st_header(shard_path)
+        b, e = hdr[name]["data_offsets"]
+        want = xxhsum_h2(shard_path, start + b, e - b)
+        for path in (idx, trees + "/sharded_gen"):
+            (got,) = conn.execute("SELECT tensor_hash(?, ?)", (path, name)).fetchone()
+            (blob,) = conn.execute("SELECT tensor_blob(?, ?)", (path, name)).fetchone()
+            with open(shard_path, "rb") as f:
+                f.seek(start + b)
+                raw = f.read(e - b)
+            if got != want or blob != raw:
+                bad.append("%s in %s: %s != %s" % (name, path, got, want))
+        n = 1
+        for d in hdr[name]["shape"]:
+            n *= d
+        params += n
+    ok(not bad, "tensor_hash/tensor_blob through an index and its folder equal xxhsum -H2 / the bytes",
+       "; ".join(bad))
+    rows = conn.execute("SELECT params, tensors FROM weights_models(?)", (trees + "/sharded_gen",)).fetchall()
+    ok(rows == [(params, len(wmap))], "weights_models params equal Python's count from the headers",
+       "%r != %r" % (rows, [(params, len(wmap))]))
+    (n_rows, numel) = conn.execute("SELECT count(*), sum(numel) FROM tensors(?)", (idx,)).fetchone()
+    ok((n_rows, numel) == (len(wmap), params), "tensors(index): every tensor once", repr((n_rows, numel)))
+
+    # part 1 of a split GGUF: a tensor of part 2, hashed as xxhsum hashes its bytes
+    part1, part2 = trees + "/split/x-00001-of-00003.gguf", trees + "/split/x-00002-of-00003.gguf"
+    bad = []
+    for name, offset, nbytes in conn.execute("SELECT name, offset, nbytes FROM gguf(?)", (part2,)).fetchall():
+        (got,) = conn.execute("SELECT tensor_hash(?, ?)", (part1, name)).fetchone()
+        want = xxhsum_h2(part2, offset, nbytes)
+        if got != want:
+            bad.append("%s: %s != %s" % (name, got, want))
+    ok(not bad, "tensor_hash(part 1, a tensor of part 2) equals xxhsum -H2", "; ".join(bad))
+
+    # '**' alone walks the working directory; '~' is $HOME
+    env = dict(os.environ, HOME=os.path.abspath(trees + "/tilde"))
+    sh = lambda sql, cwd=".": subprocess.run(
+        ["sqlite3", "-bail", "-cmd", ".load " + os.path.abspath(module_noext(MODULE)), ":memory:", sql],
+        cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    r = sh("SELECT file FROM weights_files('**')", cwd=trees + "/order")
+    ok(r.returncode == 0 and r.stdout.split() == ["a/x.safetensors", "b.safetensors"],
+       "'**' alone lists the working directory's tree", r.stdout + r.stderr)
+    r = sh("SELECT count(*) FROM tensors('~/m.safetensors'); SELECT count(*) FROM weights_files('~')")
+    ok(r.returncode == 0 and r.stdout.split() == ["1", "1"], "'~' and '~/x' are $HOME", r.stdout + r.stderr)
+
+    # a change of mtime alone re-reads a file; the size check is exact to the byte
+    tmp = "build/testdata/models_py"
+    os.makedirs(tmp, exist_ok=True)
+    m = tmp + "/m.safetensors"
+    with open("build/testdata/safetensors/ok_4d.safetensors", "rb") as f:
+        data = f.read()
+    with open(m, "wb") as f:
+        f.write(data)
+    conn.execute("SELECT count(*) FROM safetensors(?)", (m,)).fetchone()
+    before = json.loads(conn.execute("SELECT weights_cache_stats()").fetchone()[0])["misses"]
+    st = os.stat(m)
+    os.utime(m, ns=(st.st_atime_ns, st.st_mtime_ns + 1000))
+    conn.execute("SELECT count(*) FROM safetensors(?)", (m,)).fetchone()
+    after = json.loads(conn.execute("SELECT weights_cache_stats()").fetchone()[0])["misses"]
+    ok(after == before + 1, "a change of mtime alone re-reads the file", "%d -> %d misses" % (before, after))
+    with open(m, "wb") as f:
+        f.write(data[:-1])
+    try:
+        conn.execute("SELECT count(*) FROM safetensors(?)", (m,)).fetchone()
+        ok(False, "a file one byte short of its last tensor is an error")
+    except sqlite3.OperationalError as e:
+        ok(m in str(e), "a file one byte short of its last tensor is an error naming it", str(e))
+    with open(m, "wb") as f:
+        f.write(data)
+    (n,) = conn.execute("SELECT count(*) FROM safetensors(?)", (m,)).fetchone()
+    ok(n == 1, "the same file at its exact size reads", repr(n))
+
+
 # ---- Files that change while a statement reads them ----
 #
 # A file rewritten in place (open(p, 'wb'), as safetensors' save_file and
@@ -518,6 +622,7 @@ def main():
     conn.execute("CREATE TEMP VIEW tv AS SELECT name FROM safetensors('%s')" % DEMO_ST)
     ok(len(conn.execute("SELECT * FROM tv").fetchall()) == 21, "a TEMP view can read files")
 
+    models(conn)
     # Headers larger than the first read; files that change under a statement.
     big_gguf_header(conn)
     hashes_against_xxhsum(conn)

@@ -64,6 +64,8 @@ static int wt_cut_safetensors(const unsigned char *d, uint64_t avail, uint64_t s
 static int wt_parse(wt_source *s, int format, uint64_t avail, uint64_t *need, wt_error *err) {
   const unsigned char *data = s->header;
   uint64_t size = s->file.size, n;
+  if (format == 0 && size == 0)
+    return wt_fail(err, "the file is empty (0 bytes)");
   if (format == 0) {
     format = wt_sniff_format(data, avail, size);
     if (format == 0 && wt_cut_safetensors(data, avail, size, &n))

@@ -21,21 +21,30 @@
 ** changed since it was parsed is an error ("file changed while in use"),
 ** never a signal and never a mix of two versions.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
 
 #include "functions.h"
+#include "io/models.h"
 #include "io/source.h"
 #include "vtab.h"
 
 SQLITE_EXTENSION_INIT3
 
 /* The user data of each registered function. */
+/* The last multi-file path a function resolved (one per path argument). */
+typedef struct wt_func_memo {
+  char *path; /* sqlite3_malloc'd; NULL: empty */
+  wt_pathlist list;
+} wt_func_memo;
+
 typedef struct wt_func_aux {
   const char *name; /* for messages */
   int format;       /* WT_FORMAT_* of the files it reads; 0 = either */
   wt_cache *cache;
+  wt_func_memo memo[2]; /* argument 0, and 2 (tensor_compare's second side) */
 } wt_func_aux;
 
 /* Report an error that names the function and, when known, the path. */
@@ -88,9 +97,74 @@ static int wt_int_arg(sqlite3_context *ctx, const char *fn, int argc, sqlite3_va
   return 0;
 }
 
-/* The tensor named by argv[1] in the file named by argv[0], with its
-** range checks done; NULL (result set: NULL or an error) otherwise.  On
-** success *psrc must be released by the caller. */
+/* Empty a memo. */
+static void wt_memo_clear(wt_func_memo *m) {
+  sqlite3_free(m->path);
+  m->path = NULL;
+  wt_pathlist_free(&m->list);
+}
+
+/* wt_resolve_tensor() for a path that names several files (argument i).
+** The expanded and checked list of the last such path is kept with the
+** function, and used again while wt_pathlist_fresh() says it holds (the
+** path and its files unchanged: a stat of each), so that a function called
+** once per row of a listing (`tensor_hash(t.path, t.name) FROM tensors(p)
+** AS t`) parses the index and checks the shards once, not once per row.
+** A glob or a recursive walk is expanded on every call. */
+static int wt_scope_tensor(sqlite3_context *ctx, int i, const char *p, size_t n, const char *z,
+                           size_t zn, wt_source **psrc, const wt_tensor **pt, wt_error *e) {
+  wt_func_aux *aux = sqlite3_user_data(ctx);
+  wt_func_memo *m = &aux->memo[i > 0];
+  if (m->path == NULL || strcmp(m->path, p) != 0 || !wt_pathlist_fresh(&m->list, p)) {
+    wt_memo_clear(m);
+    if (wt_scope_open(aux->cache, p, n, aux->format, &m->list, e))
+      return -1;
+    m->path = sqlite3_mprintf("%s", p);
+    if (m->path == NULL) {
+      wt_pathlist_free(&m->list);
+      return wt_fail(e, "out of memory");
+    }
+  }
+  return wt_scope_find_tensor(aux->cache, &m->list, aux->format, z, zn, psrc, pt, e);
+}
+
+int wt_func_find_tensor(sqlite3_context *ctx, sqlite3_value **argv, int i, wt_source **psrc,
+                        const wt_tensor **pt) {
+  sqlite3_value *path = argv[i], *name = argv[i + 1];
+  const wt_func_aux *aux = sqlite3_user_data(ctx);
+  const char *p = (const char *)sqlite3_value_text(path);
+  const char *z = (const char *)sqlite3_value_text(name);
+  int n = sqlite3_value_bytes(path);
+  wt_error e;
+  int rc;
+  *psrc = NULL;
+  *pt = NULL;
+  if (sqlite3_value_type(path) == SQLITE_NULL) {
+    wt_func_error(ctx, aux->name, NULL, "the path argument is NULL");
+    return -1;
+  }
+  if (p == NULL || (z == NULL && sqlite3_value_type(name) != SQLITE_NULL)) {
+    sqlite3_result_error_nomem(ctx);
+    return -1;
+  }
+  if (z == NULL)
+    return 0;
+  if (wt_path_is_plain_file(p, (size_t)n)) {
+    rc = wt_resolve_tensor(aux->cache, p, (size_t)n, aux->format, z,
+                           (size_t)sqlite3_value_bytes(name), psrc, pt, &e);
+  } else {
+    rc = wt_scope_tensor(ctx, i, p, (size_t)n, z, (size_t)sqlite3_value_bytes(name), psrc, pt, &e);
+  }
+  if (rc < 0) {
+    wt_func_error(ctx, aux->name, (int)strlen(p) == n ? p : NULL, e.msg);
+    *pt = NULL;
+  }
+  return rc;
+}
+
+/* The tensor named by argv[1] in what argv[0] names, with its range
+** checks done; NULL (result set: NULL or an error) otherwise.  On success
+** *psrc must be released by the caller. */
 static const wt_tensor *wt_func_tensor(sqlite3_context *ctx, sqlite3_value **argv,
                                        wt_source **psrc) {
   const char *fn = ((const wt_func_aux *)sqlite3_user_data(ctx))->name;
@@ -98,11 +172,8 @@ static const wt_tensor *wt_func_tensor(sqlite3_context *ctx, sqlite3_value **arg
   *psrc = NULL;
   if (sqlite3_value_type(argv[1]) == SQLITE_NULL)
     return NULL;
-  *psrc = wt_func_source(ctx, argv[0]);
-  if (*psrc == NULL)
-    return NULL;
-  t = wt_source_find_tensor(*psrc, (const char *)sqlite3_value_text(argv[1]),
-                            (size_t)sqlite3_value_bytes(argv[1]));
+  if (wt_func_find_tensor(ctx, argv, 0, psrc, &t) <= 0)
+    t = NULL;
   if (t != NULL && !t->nbytes_known) {
     char msg[WT_ERROR_MAX];
     wt_func_error(ctx, fn, (*psrc)->path, wt_tensor_unknown_size(t, msg, sizeof(msg)));
@@ -253,30 +324,64 @@ static void wt_hash_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   wt_source_release(src);
 }
 
-/* safetensors_info() and gguf_info(): the file's facts as a JSON object. */
+/* The facts of one file as a JSON object (sqlite3_malloc'd).  For a
+** model of several files, tensor_count is the model's (what the tables
+** list), file_tensor_count this file's, files how many there are. */
+static char *wt_info_json(const wt_model *m, const wt_model_facts *f) {
+  char more[128] = "";
+  uint64_t tensors = f != NULL ? f->tensors : m->n_tensors;
+  if (f != NULL)
+    snprintf(more, sizeof(more), ",\"files\":%llu,\"file_tensor_count\":%llu",
+             (unsigned long long)f->files, (unsigned long long)m->n_tensors);
+  if (m->format == WT_FORMAT_GGUF)
+    return sqlite3_mprintf("{\"version\":%u,\"byte_order\":\"%s\",\"tensor_count\":%llu,"
+                           "\"kv_count\":%llu,\"alignment\":%llu,\"data_offset\":%llu,"
+                           "\"file_size\":%llu%s}",
+                           m->version, m->big_endian ? "big" : "little",
+                           (unsigned long long)tensors, (unsigned long long)m->n_meta,
+                           (unsigned long long)m->alignment, (unsigned long long)m->data_offset,
+                           (unsigned long long)m->file_size, more);
+  return sqlite3_mprintf("{\"file_size\":%llu,\"header_length\":%llu,\"data_offset\":%llu,"
+                         "\"tensor_count\":%llu,\"metadata_count\":%llu%s}",
+                         (unsigned long long)m->file_size, (unsigned long long)m->header_len,
+                         (unsigned long long)m->data_offset, (unsigned long long)tensors,
+                         (unsigned long long)m->n_meta, more);
+}
+
+/* safetensors_info() and gguf_info(): the facts of a file, or of the
+** first file of the one model that an index, part 1 or a folder names. */
 static void wt_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const wt_func_aux *aux = sqlite3_user_data(ctx);
+  const char *path = (const char *)sqlite3_value_text(argv[0]);
+  size_t n = (size_t)sqlite3_value_bytes(argv[0]);
+  wt_model_facts facts;
   wt_source *src;
-  const wt_model *m;
+  wt_pathlist l;
+  wt_error e;
+  size_t mi;
   char *z;
   (void)argc;
-  src = wt_func_source(ctx, argv[0]);
-  if (src == NULL)
-    return;
-  m = &src->model;
-  if (m->format == WT_FORMAT_GGUF) {
-    z = sqlite3_mprintf("{\"version\":%u,\"byte_order\":\"%s\",\"tensor_count\":%llu,"
-                        "\"kv_count\":%llu,\"alignment\":%llu,\"data_offset\":%llu,"
-                        "\"file_size\":%llu}",
-                        m->version, m->big_endian ? "big" : "little",
-                        (unsigned long long)m->n_tensors, (unsigned long long)m->n_meta,
-                        (unsigned long long)m->alignment, (unsigned long long)m->data_offset,
-                        (unsigned long long)m->file_size);
+  if (path == NULL || wt_path_is_plain_file(path, n)) {
+    src = wt_func_source(ctx, argv[0]);
+    if (src == NULL)
+      return;
+    z = wt_info_json(&src->model, NULL);
   } else {
-    z = sqlite3_mprintf("{\"file_size\":%llu,\"header_length\":%llu,\"data_offset\":%llu,"
-                        "\"tensor_count\":%llu,\"metadata_count\":%llu}",
-                        (unsigned long long)m->file_size, (unsigned long long)m->header_len,
-                        (unsigned long long)m->data_offset, (unsigned long long)m->n_tensors,
-                        (unsigned long long)m->n_meta);
+    const wt_path_model *m;
+    const char *first;
+    if (wt_resolve_model(aux->cache, path, n, aux->format, &l, &mi, &facts, &e)) {
+      wt_func_error(ctx, aux->name, path, e.msg);
+      return;
+    }
+    m = &l.models[mi];
+    first = l.files[m->parts[0]].path;
+    if (wt_cache_open(aux->cache, first, strlen(first), aux->format, &src, &e)) {
+      wt_func_error(ctx, aux->name, first, e.msg);
+      wt_pathlist_free(&l);
+      return;
+    }
+    z = wt_info_json(&src->model, m->n_parts > 1 || m->is_index ? &facts : NULL);
+    wt_pathlist_free(&l);
   }
   if (z == NULL)
     sqlite3_result_error_nomem(ctx);
@@ -311,6 +416,8 @@ static void wt_cache_stats_func(sqlite3_context *ctx, int argc, sqlite3_value **
 /* Destructor of a registration's user data. */
 static void wt_func_aux_free(void *p) {
   wt_func_aux *a = p;
+  wt_memo_clear(&a->memo[0]);
+  wt_memo_clear(&a->memo[1]);
   wt_cache_unref(a->cache);
   sqlite3_free(a);
 }
@@ -320,6 +427,7 @@ int wt_register_one(sqlite3 *db, const char *name, int format, int n_arg, int fl
   wt_func_aux *a = sqlite3_malloc(sizeof(*a));
   if (a == NULL)
     return SQLITE_NOMEM;
+  memset(a, 0, sizeof(*a));
   a->name = name;
   a->format = format;
   a->cache = cache;

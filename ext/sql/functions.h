@@ -20,6 +20,15 @@
 ** (naming the function) and returns NULL. */
 wt_source *wt_func_source(sqlite3_context *ctx, sqlite3_value *arg);
 
+/* In such a function: the tensor named by argv[i + 1] in what argv[i] names (a
+** file, an index, part 1 of a split GGUF, a folder: io/models.h), with
+** *pt and *psrc set (release it): returns 1.  0 when no file holds it or
+** name is NULL (the result untouched); -1 on error (the error result set,
+** naming the file, or the models when two hold the name).  The one
+** (path, name) -> tensor resolution of every function. */
+int wt_func_find_tensor(sqlite3_context *ctx, sqlite3_value **argv, int i, wt_source **psrc,
+                        const wt_tensor **pt);
+
 /* Register fn as the function name with n_arg arguments (flags:
 ** WT_FILE_FLAGS or WT_PURE_FLAGS); wt_func_source() in fn opens files of
 ** format (WT_FORMAT_*, 0 for either) through cache. */

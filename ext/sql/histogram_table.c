@@ -210,6 +210,7 @@ const wt_table_def wt_tensor_histogram_table = {
     .n_required = 2,
     .arg_names = th_args_names,
     .usage = "path, name [, bins [, lo, hi]]",
+    .name_arg = 1,
     .start_file = th_start,
     .column = th_column,
     .end_file = th_end,

@@ -8,19 +8,16 @@
 **   gguf_metadata(path)        one row per key, in file order
 **   gguf_array(path, key)      one row per element of one array value
 **   tensors(path)              one row per tensor of either format
-**   weights_files(path)        one row per file the path names
 **
-** Every table also has the HIDDEN columns of its arguments and, except
-** weights_files (whose visible `file` column says it), `file` (the file
-** the row came from).  The README's SQL reference documents the
+** (weights_files and weights_models are in catalog.c.)
+** Every table also has the HIDDEN columns of its arguments and `file`
+** (the file the row came from).  The README's SQL reference documents the
 ** columns; the schemas below are the source of truth for their order.
 */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <sys/stat.h>
 
 #include "formats/gguf_value.h"
 #include "io/file.h"
@@ -322,6 +319,7 @@ static int gm_column(wt_cursor *c, sqlite3_context *ctx, int col) {
 
 const wt_table_def wt_gguf_metadata_table = {
     .name = "gguf_metadata",
+    .first_part_only = 1,
     .schema = "CREATE TABLE x(key TEXT, type TEXT, element_type TEXT, count INTEGER, value,"
               " path HIDDEN, file HIDDEN)",
     .format = WT_FORMAT_GGUF,
@@ -396,6 +394,7 @@ static int ga_column(wt_cursor *c, sqlite3_context *ctx, int col) {
 
 const wt_table_def wt_gguf_array_table = {
     .name = "gguf_array",
+    .first_part_only = 1,
     .schema = "CREATE TABLE x(idx INTEGER, value, path HIDDEN, key HIDDEN, file HIDDEN)",
     .format = WT_FORMAT_GGUF,
     .n_cols = 2,
@@ -456,64 +455,4 @@ const wt_table_def wt_tensors_table = {
     .usage = "path",
     .start_file = wt_start_tensors,
     .column = ts_column,
-};
-
-/* ---- weights_files(path): one row per file, whether it parses or not ---- */
-
-enum { WF_FILE, WF_FORMAT, WF_SIZE, WF_TENSORS, WF_ERROR, WF_NCOLS };
-
-/* start_file of weights_files(): one row for a file that parsed. */
-static int wf_start(wt_cursor *c, char **pzErr) {
-  (void)pzErr;
-  c->n_rows = 1;
-  return SQLITE_OK;
-}
-
-/* Column of weights_files().  For a file that failed, format is what its
-** first bytes look like (NULL when nothing), size comes from stat(2). */
-static int wf_column(wt_cursor *c, sqlite3_context *ctx, int col) {
-  switch (col) {
-  case WF_FILE:
-    sqlite3_result_text(ctx, c->file, -1, SQLITE_TRANSIENT);
-    break;
-  case WF_FORMAT: {
-    int format = c->src ? c->src->model.format : wt_file_sniff(c->file);
-    if (format != 0)
-      sqlite3_result_text(ctx, wt_format_name(format), -1, SQLITE_STATIC);
-    break;
-  }
-  case WF_SIZE: {
-    struct stat st;
-    if (c->src != NULL)
-      wt_result_u64(ctx, c->src->file.size);
-    else if (stat(c->file, &st) == 0 && S_ISREG(st.st_mode))
-      wt_result_u64(ctx, (uint64_t)st.st_size);
-    break;
-  }
-  case WF_TENSORS:
-    if (c->src != NULL)
-      wt_result_u64(ctx, c->src->model.n_tensors);
-    break;
-  case WF_ERROR:
-    if (c->file_error != NULL)
-      sqlite3_result_text(ctx, c->file_error, -1, SQLITE_TRANSIENT);
-    break;
-  }
-  return SQLITE_OK;
-}
-
-const wt_table_def wt_weights_files_table = {
-    .name = "weights_files",
-    .schema = "CREATE TABLE x(file TEXT, format TEXT, size INTEGER, tensors INTEGER, error TEXT,"
-              " path HIDDEN)",
-    .format = 0,
-    .n_cols = WF_NCOLS,
-    .n_args = 1,
-    .n_required = 1,
-    .arg_names = wt_path_arg,
-    .usage = "path",
-    .row_per_file = 1,
-    .no_file_column = 1,
-    .start_file = wf_start,
-    .column = wf_column,
 };

@@ -17,6 +17,7 @@ extern const wt_table_def wt_gguf_table;
 extern const wt_table_def wt_gguf_metadata_table;
 extern const wt_table_def wt_gguf_array_table;
 extern const wt_table_def wt_tensors_table;
-extern const wt_table_def wt_weights_files_table;
+extern const wt_table_def wt_weights_files_table;  /* catalog.c */
+extern const wt_table_def wt_weights_models_table; /* catalog.c */
 
 #endif

@@ -232,6 +232,7 @@ const wt_table_def wt_tensor_values_table = {
     .n_required = 2,
     .arg_names = tv_args,
     .usage = "path, name [, start [, count]]",
+    .name_arg = 1,
     .has_range_col = 1,
     .range_col = 0, /* idx */
     .row_number = tv_row_number,
@@ -403,6 +404,7 @@ const wt_table_def wt_tensor_stats_table = {
     .n_required = 1,
     .arg_names = tst_args,
     .usage = "path [, tensor]",
+    .name_arg = 1,
     .start_file = tst_start,
     .column = tst_column,
     .end_file = wt_free_state,
@@ -412,19 +414,19 @@ const wt_table_def wt_tensor_stats_table = {
 
 /* Open side k (0 or 1) of the comparison: its file, tensor and decoder.
 ** Returns the source (release it) or NULL with the error result set. */
-static wt_source *wt_compare_side(sqlite3_context *ctx, sqlite3_value **argv, const wt_tensor **t,
-                                  const wt_codec **codec, wt_codec *scaled, uint64_t *nvalues) {
-  wt_source *src = wt_func_source(ctx, argv[0]);
+static wt_source *wt_compare_side(sqlite3_context *ctx, sqlite3_value **argv, int k,
+                                  const wt_tensor **t, const wt_codec **codec, wt_codec *scaled,
+                                  uint64_t *nvalues) {
+  wt_source *src;
   char q[WT_QUOTE_SIZE], *err = NULL;
-  if (src == NULL)
+  if (wt_func_find_tensor(ctx, argv, k, &src, t) < 0)
     return NULL;
-  *t = wt_source_find_tensor(src, (const char *)sqlite3_value_text(argv[1]),
-                             (size_t)sqlite3_value_bytes(argv[1]));
   if (*t == NULL) {
-    const char *name = (const char *)sqlite3_value_text(argv[1]);
+    const char *name = (const char *)sqlite3_value_text(argv[k + 1]);
+    const char *path = (const char *)sqlite3_value_text(argv[k]);
     char *msg = sqlite3_mprintf("no tensor %s",
                                 wt_quote(q, sizeof(q), name ? name : "", name ? strlen(name) : 0));
-    err = wt_error_message("tensor_compare", src->path, msg ? msg : "no such tensor");
+    err = wt_error_message("tensor_compare", path, msg ? msg : "no such tensor");
     sqlite3_free(msg);
   } else {
     *codec = wt_tensor_codec("tensor_compare", src, *t, nvalues, scaled, &err);
@@ -481,7 +483,7 @@ static int wt_compare_read(const wt_source *a, const wt_tensor *ta, const wt_cod
 static void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const wt_tensor *ta = NULL, *tb = NULL;
   const wt_codec *ca = NULL, *cb = NULL;
-  wt_codec sa, sb;
+  wt_codec scaled_a, scaled_b;
   uint64_t na = 0, nb = 0;
   wt_source *a, *b = NULL;
   wt_compare cmp;
@@ -491,10 +493,10 @@ static void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   (void)argc;
   if (sqlite3_value_type(argv[1]) == SQLITE_NULL || sqlite3_value_type(argv[3]) == SQLITE_NULL)
     return;
-  a = wt_compare_side(ctx, argv, &ta, &ca, &sa, &na);
+  a = wt_compare_side(ctx, argv, 0, &ta, &ca, &scaled_a, &na);
   if (a == NULL)
     return;
-  b = wt_compare_side(ctx, argv + 2, &tb, &cb, &sb, &nb);
+  b = wt_compare_side(ctx, argv, 2, &tb, &cb, &scaled_b, &nb);
   if (b == NULL)
     goto done;
   if (na != nb) {

@@ -1,7 +1,7 @@
 /*
 ** vtab.c: the virtual-table machinery behind every table-valued function
-** of the extension (layer: sql): the tables of tables.c and values.c are
-** each a wt_table_def run by this one module.  See vtab.h.
+** of the extension (layer: sql): each table is a wt_table_def run by
+** this one module.  See vtab.h.
 **
 ** xBestIndex: an argument column that has a usable "=" constraint is
 ** passed to xFilter (argvIndex, in column order, with idxNum a bitmask of
@@ -312,7 +312,7 @@ static int wt_open(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCursor) {
 
 /* Close the current file and its per-file state. */
 static void wt_end_file(wt_cursor *c) {
-  if (c->src != NULL && c->def->end_file != NULL)
+  if ((c->src != NULL || c->def->rows == WT_ROWS_MODELS) && c->def->end_file != NULL)
     c->def->end_file(c);
   c->state = NULL;
   wt_source_release(c->src);
@@ -332,7 +332,9 @@ static void wt_reset(wt_cursor *c) {
   sqlite3_free(c->range.in);
   c->range = (wt_range){INT64_MIN, INT64_MAX, NULL, 0};
   wt_pathlist_free(&c->paths);
-  c->i_file = 0;
+  sqlite3_free(c->visit);
+  c->visit = NULL;
+  c->n_visit = c->i_visit = c->cur = 0;
   c->file = NULL;
   c->row = c->n_rows = c->file_id = 0;
   c->eof = 1;
@@ -345,84 +347,174 @@ static int wt_close(sqlite3_vtab_cursor *cur) {
   return SQLITE_OK;
 }
 
-/* Check a sharded checkpoint against its index: every tensor that the
-** weight_map places in a shard must be in that shard. */
-static int wt_check_index(wt_cursor *c, const char *index, char **pzErr) {
+/* The ids to visit: files of the models in scope (WT_ROWS_DATA: the data
+** files, each once; WT_ROWS_FILES: every file), or the models. */
+static int wt_plan_visits(wt_cursor *c) {
   const wt_pathlist *l = &c->paths;
-  size_t i, k;
-  for (i = 0; i < l->n; i++) {
-    wt_source *s;
-    wt_error e;
-    if (wt_cache_open(c->cache, l->files[i], strlen(l->files[i]), WT_FORMAT_SAFETENSORS, &s, &e)) {
-      *pzErr = wt_error_message(c->def->name, l->files[i], e.msg);
-      return SQLITE_ERROR;
+  size_t i, k, cap = (c->def->rows == WT_ROWS_MODELS ? l->n_models : l->n) + 1;
+  c->visit = sqlite3_malloc64(cap * sizeof(*c->visit));
+  if (c->visit == NULL)
+    return SQLITE_NOMEM;
+  c->n_visit = 0;
+  if (c->def->rows == WT_ROWS_FILES) {
+    for (i = 0; i < l->n; i++)
+      c->visit[c->n_visit++] = i;
+    return SQLITE_OK;
+  }
+  for (i = 0; i < l->n_models; i++) {
+    const wt_path_model *m = &l->models[i];
+    if (!wt_pathlist_in_scope(l, m, c->def->format))
+      continue;
+    if (c->def->rows == WT_ROWS_MODELS) {
+      c->visit[c->n_visit++] = i;
+      continue;
     }
-    for (k = 0; k < l->n_weights; k++) {
-      const wt_weight *w = &l->weights[k];
-      char q[WT_QUOTE_SIZE];
-      if (w->shard != i || wt_source_find_tensor(s, w->name, w->name_len) != NULL)
-        continue;
-      *pzErr = sqlite3_mprintf("%s(): %s: the weight_map places tensor %s in %s, which does not "
-                               "hold it",
-                               c->def->name, index, wt_quote(q, sizeof(q), w->name, w->name_len),
-                               l->files[i]);
-      wt_source_release(s);
-      return SQLITE_ERROR;
+    for (k = 0; k < m->n_parts && (k == 0 || !(c->def->first_part_only && m->is_split)); k++) {
+      const wt_path_file *f = &l->files[m->parts[k]];
+      if (f->role == WT_ROLE_DATA && f->model == i) /* a file shared by two models: once */
+        c->visit[c->n_visit++] = m->parts[k];
     }
-    wt_source_release(s);
   }
   return SQLITE_OK;
 }
 
-/* Turn the path argument into the list of files to read. */
+/* For a table whose argument name_arg names one tensor: keep only the
+** files to visit that hold it; an error when files of two models do. */
+static int wt_visit_holders(wt_cursor *c, char **pzErr) {
+  sqlite3_value *v = c->args[c->def->name_arg];
+  const wt_pathlist *l = &c->paths;
+  const char *name = v != NULL ? (const char *)sqlite3_value_text(v) : NULL;
+  size_t i, n = 0, first = 0;
+  if (name == NULL || c->n_visit < 2)
+    return SQLITE_OK;
+  for (i = 0; i < c->n_visit; i++) {
+    const wt_path_file *f = &l->files[c->visit[i]];
+    wt_source *s;
+    wt_error e;
+    int held;
+    if (wt_cache_open(c->cache, f->path, strlen(f->path), 0, &s, &e)) {
+      *pzErr = wt_error_message(c->def->name, f->path, e.msg);
+      return SQLITE_ERROR;
+    }
+    held = wt_source_find_tensor(s, name, (size_t)sqlite3_value_bytes(v)) != NULL;
+    wt_source_release(s);
+    if (!held)
+      continue;
+    if (n > 0 && f->model != l->files[first].model) {
+      char q[WT_QUOTE_SIZE];
+      *pzErr = sqlite3_mprintf(
+          "%s(): tensor %s is in two models of the path: %s and %s; name one of them", c->def->name,
+          wt_quote(q, sizeof(q), name, (size_t)sqlite3_value_bytes(v)),
+          l->files[l->models[l->files[first].model].name_file].path,
+          l->files[l->models[f->model].name_file].path);
+      return SQLITE_ERROR;
+    }
+    if (n == 0)
+      first = c->visit[i];
+    c->visit[n++] = c->visit[i];
+  }
+  c->n_visit = n;
+  return SQLITE_OK;
+}
+
+/* The error of a table over files of which `failing` fail, the first at
+** where with msg: "fn(): where: msg (and N other files fail; ...)". */
+static char *wt_scope_error(wt_cursor *c, const char *path, const char *where, const char *msg,
+                            int failing) {
+  if (failing <= 1 || c->paths.kind == WT_PATHS_FILE)
+    return wt_error_message(c->def->name, where != NULL ? where : path, msg);
+  return sqlite3_mprintf("%s(): %s: %s (and %d other file%s fail%s; weights_files('%q') lists "
+                         "them)",
+                         c->def->name, where, msg, failing - 1, failing == 2 ? "" : "s",
+                         failing == 2 ? "s" : "", path);
+}
+
+/* Turn the path argument into the files and models to read; a table of
+** file contents checks them all first. */
 static int wt_expand_path(wt_cursor *c, const char *path, int n, char **pzErr) {
+  const char *where = NULL;
   wt_error e;
+  int failing, rc;
   if (wt_paths_expand(path, (size_t)n, c->def->format, &c->paths, &e)) {
     *pzErr = wt_error_message(c->def->name, path, e.msg);
     return SQLITE_ERROR;
   }
-  if (c->paths.kind == WT_PATHS_INDEX && !c->def->row_per_file)
-    return wt_check_index(c, path, pzErr);
-  return SQLITE_OK;
+  if (c->def->rows == WT_ROWS_DATA) {
+    failing = wt_scope_check(c->cache, &c->paths, c->def->format, &where, &e);
+    if (failing < 0)
+      return SQLITE_NOMEM;
+    if (failing > 0) {
+      *pzErr = wt_scope_error(c, path, where, e.msg, failing);
+      return SQLITE_ERROR;
+    }
+  }
+  if ((rc = wt_plan_visits(c)) != SQLITE_OK)
+    return rc;
+  return c->def->name_arg > 0 ? wt_visit_holders(c, pzErr) : SQLITE_OK;
+}
+
+/* Open the file to visit (WT_ROWS_DATA, WT_ROWS_FILES).  For FILES, a file
+** that fails becomes a row with its error. */
+static int wt_visit_file(wt_cursor *c, char **pzErr) {
+  const wt_path_file *f = &c->paths.files[c->cur];
+  const wt_path_model *m = f->model < c->paths.n_models ? &c->paths.models[f->model] : NULL;
+  int format = c->def->format != 0        ? c->def->format
+               : m != NULL && m->is_index ? WT_FORMAT_SAFETENSORS
+               : m != NULL && m->is_split ? WT_FORMAT_GGUF
+                                          : f->format;
+  wt_error e;
+  if (c->def->rows == WT_ROWS_FILES) {
+    const char *known = f->error;
+    c->n_rows = 1;
+    if (known == NULL && f->role == WT_ROLE_INDEX && m != NULL)
+      known = m->error;
+    if (known != NULL || f->role != WT_ROLE_DATA) {
+      if (known != NULL && (c->file_error = sqlite3_mprintf("%s", known)) == NULL)
+        return SQLITE_NOMEM;
+      return SQLITE_OK;
+    }
+  }
+  if (wt_cache_open(c->cache, c->file, strlen(c->file), format, &c->src, &e)) {
+    c->src = NULL;
+    if (c->def->rows != WT_ROWS_FILES) {
+      *pzErr = wt_error_message(c->def->name, c->file, e.msg);
+      return SQLITE_ERROR;
+    }
+    c->file_error = sqlite3_mprintf("%s", e.msg);
+    return c->file_error == NULL ? SQLITE_NOMEM : SQLITE_OK;
+  }
+  return c->def->rows == WT_ROWS_FILES ? SQLITE_OK : c->def->start_file(c, pzErr);
 }
 
 /* Move to the first row at or after the current position, opening the
-** following files as needed.  Sets eof at the end. */
+** following files (or models) as needed.  Sets eof at the end. */
 static int wt_settle(wt_cursor *c) {
   char *err = NULL;
   int rc;
   for (;;) {
-    if ((c->src != NULL || c->file_error != NULL) && c->row < c->n_rows) {
+    if (c->n_visit > 0 && c->i_visit > 0 && c->row < c->n_rows) {
       if (c->def->enter_row != NULL && (rc = c->def->enter_row(c, &err)) != SQLITE_OK)
         goto fail;
       return SQLITE_OK;
     }
     wt_end_file(c);
-    if (c->i_file >= c->paths.n) {
+    if (c->i_visit >= c->n_visit) {
       c->eof = 1;
       return SQLITE_OK;
     }
-    c->file = c->paths.files[c->i_file++];
+    c->cur = c->visit[c->i_visit++];
+    c->file = c->def->rows == WT_ROWS_MODELS
+                  ? c->paths.files[c->paths.models[c->cur].name_file].path
+                  : c->paths.files[c->cur].path;
     c->file_id = wt_cache_path_id(c->cache, c->file);
     if (c->file_id < 0)
       return SQLITE_NOMEM;
     c->row = c->n_rows = 0;
-    {
-      wt_error e;
-      if (wt_cache_open(c->cache, c->file, strlen(c->file), c->def->format, &c->src, &e)) {
-        if (!c->def->row_per_file) {
-          err = wt_error_message(c->def->name, c->file, e.msg);
-          rc = SQLITE_ERROR;
-          goto fail;
-        }
-        c->file_error = sqlite3_mprintf("%s", e.msg);
-        if (c->file_error == NULL)
-          return SQLITE_NOMEM;
-        c->n_rows = 1;
-        continue;
-      }
-    }
-    if ((rc = c->def->start_file(c, &err)) != SQLITE_OK)
+    if (c->def->rows == WT_ROWS_MODELS)
+      rc = c->def->start_file(c, &err);
+    else
+      rc = wt_visit_file(c, &err);
+    if (rc != SQLITE_OK)
       goto fail;
   }
 fail:

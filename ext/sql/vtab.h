@@ -13,7 +13,13 @@
 ** HIDDEN column `file`.
 **
 ** The path argument may name one file, a directory, a glob, a sharded
-** safetensors index or a split GGUF (paths.h); rows come file after file.
+** safetensors index or a split GGUF (io/paths.h): its models.  A table of
+** rows from the files (WT_ROWS_DATA) first checks every model in scope
+** (io/models.h) and fails, naming the file, when one fails: it never reads
+** part of a model or skips a broken file.  Then rows come file after file
+** of each model, each file read once.  weights_files (WT_ROWS_FILES) has
+** one row per file in scope and weights_models (WT_ROWS_MODELS) one per
+** model, whatever fails.
 */
 #ifndef WT_VTAB_H
 #define WT_VTAB_H
@@ -21,12 +27,18 @@
 #include <sqlite3ext.h>
 
 #include "io/cache.h"
+#include "io/models.h"
 #include "io/paths.h"
 #include "io/source.h"
 
 #define WT_MAX_ARGS 8
 
 typedef struct wt_cursor wt_cursor;
+
+/* What a row of a table comes from (wt_table_def.rows). */
+#define WT_ROWS_DATA   0 /* the contents of each file of each model in scope */
+#define WT_ROWS_FILES  1 /* one row per file in scope, broken or not */
+#define WT_ROWS_MODELS 2 /* one row per model in scope, broken or not */
 
 /* What the constraints on a table's range column allow: values v with
 ** lo <= v <= hi and, when in != NULL, v among in[0..n_in) (sorted,
@@ -46,8 +58,14 @@ typedef struct wt_table_def {
   int n_cols;                   /* visible columns */
   int n_args;                   /* HIDDEN argument columns (path first) */
   int n_required;               /* leading arguments that must be given */
-  int row_per_file;             /* one row per file; a file that fails is a row with
-                                   its error (c->file_error), not an error */
+  int rows;                     /* WT_ROWS_*: for FILES, a file that fails is a row
+                                   with its error (c->file_error), not an error; for
+                                   MODELS, start_file is called with c->src NULL */
+  int name_arg;                 /* >0: argument that names one tensor (tensor_values,
+                                   tensor_stats): only the files holding it are read,
+                                   and a name two models of the path hold is an error */
+  int first_part_only;          /* read only part 1 of a split GGUF (its metadata:
+                                   the other parts repeat only split.* keys) */
   int no_file_column;           /* the table has no HIDDEN file column */
   const char *const *arg_names; /* n_args names, for messages */
   const char *usage;            /* e.g. "path, key" */
@@ -73,11 +91,13 @@ struct wt_cursor {
   const wt_table_def *def;
   wt_cache *cache;
   sqlite3_value *args[WT_MAX_ARGS]; /* copies of the arguments, NULL when absent */
-  wt_pathlist paths;                /* the files the path argument names */
-  size_t i_file;                    /* the next file to open */
+  wt_pathlist paths;                /* the files and models the path argument names */
+  size_t *visit;                    /* ids of files (or models) to visit, in order */
+  size_t n_visit, i_visit;          /* how many, and the next one */
+  size_t cur;                       /* the current file's (or model's) id */
   const char *file;                 /* the current file's path */
-  wt_source *src;                   /* the current file, parsed; NULL if it failed (row_per_file) */
-  char *file_error;                 /* why it failed (row_per_file) */
+  wt_source *src;   /* the current file, parsed; NULL if it failed (WT_ROWS_FILES) */
+  char *file_error; /* why it failed (WT_ROWS_FILES) */
   sqlite3_int64 row, n_rows;
   int64_t file_id; /* wt_cache_path_id() of the current file */
   int eof;

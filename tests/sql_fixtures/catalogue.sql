@@ -1,29 +1,28 @@
--- catalogue.sql: catalogue a folder of model files into a table (file,
--- format, architecture, parameter count, size), then query it.  Files that do
--- not parse are kept with their error instead of stopping the scan:
--- weights_files() lists every file a path names, whether it parses or not.
+-- catalogue.sql on ../shared/fixtures, the real files of other tools (a test:
+-- tests/run_sql_examples.sh skips it when that folder is absent).  One row per
+-- model: the sharded checkpoint is one model of six shards, counted once.
 -- Run: sqlite3 -cmd '.load ./build/weights' :memory: < tests/sql_fixtures/catalogue.sql
--- (a test: this is sql/catalogue.sql on ../shared/fixtures, the real files of other tools;
--- tests/run_sql_examples.sh skips it when that folder is absent)
 .headers on
-.mode column
+.mode column --wrap 0
 
 CREATE TEMP TABLE catalogue AS
-WITH files AS MATERIALIZED (
-  SELECT file, format, size, tensors, error FROM weights_files('../shared/fixtures/**'))
-SELECT replace(file, '../shared/fixtures/', '') AS file, format, size, tensors,
+SELECT replace(model, '../shared/fixtures/', '') AS model, format, files, files_present, tensors, params,
+       nbytes, revision,
        CASE WHEN format = 'gguf' AND error IS NULL THEN
-         (SELECT value FROM gguf_metadata(files.file) WHERE key = 'general.architecture') END
+         (SELECT value FROM gguf_metadata(m.model) WHERE key = 'general.architecture') END
          AS architecture,
-       CASE WHEN error IS NULL THEN (SELECT sum(numel) FROM tensors(files.file)) END AS params,
        error
-FROM files;
+FROM weights_models('../shared/fixtures/**') AS m;
 
-SELECT file, format, architecture, params, size FROM catalogue WHERE error IS NULL ORDER BY file;
+SELECT model, format, architecture, files, tensors, params, nbytes
+FROM catalogue WHERE error IS NULL ORDER BY model;
 
--- What did not parse, and why.
-SELECT file, error FROM catalogue WHERE error IS NOT NULL;
+-- What cannot be read, and why (a missing shard, a file that does not parse).
+SELECT model, files_present || '/' || files AS present, error FROM catalogue WHERE error IS NOT NULL;
 
--- Totals per format.
-SELECT format, count(*) AS files, sum(params) AS params, sum(size) AS bytes
+-- Files of the folder that belong to no readable model.
+SELECT file, error FROM weights_files('../shared/fixtures/**') WHERE error IS NOT NULL;
+
+-- Totals per format: each model counted once, however many files it has.
+SELECT format, count(*) AS models, sum(files) AS files, sum(params) AS params, sum(nbytes) AS bytes
 FROM catalogue WHERE error IS NULL GROUP BY format;

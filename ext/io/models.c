@@ -1,0 +1,317 @@
+/*
+** models.c: open the models of a path and check them; find a tensor by
+** name across them.  See models.h.  Layer: io (cache, sources; no SQLite).
+**
+** A model's parts are held open together while it is checked, so that the
+** names of all its tensors can be compared (sorted pointers into the
+** parsed headers: duplicates are adjacent).
+*/
+#include "models.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "paths_int.h" /* wt_split_name */
+
+/* One tensor name of a model, for the duplicate check. */
+typedef struct wt_name_ref {
+  wt_str name;
+  size_t part;
+} wt_name_ref;
+
+/* qsort() order of names: bytewise, then shorter first, then by part. */
+static int wt_name_ref_cmp(const void *a, const void *b) {
+  const wt_name_ref *x = a, *y = b;
+  size_t n = x->name.n < y->name.n ? x->name.n : y->name.n;
+  int c = memcmp(x->name.p, y->name.p, n);
+  if (c != 0)
+    return c;
+  if (x->name.n != y->name.n)
+    return x->name.n < y->name.n ? -1 : 1;
+  return x->part < y->part ? -1 : x->part > y->part;
+}
+
+/* Record the first error of a model (fatal or not) on out. */
+static void wt_facts_fail(wt_model_facts *out, int fatal, const char *where, const char *msg) {
+  if (fatal)
+    out->n_failing++;
+  if (out->error[0] != 0 && (out->fatal || !fatal))
+    return;
+  out->fatal = out->fatal || fatal;
+  out->where = where;
+  snprintf(out->error, sizeof(out->error), "%s", msg);
+}
+
+/* The index checks of model m: each weight_map entry is in its shard. */
+static void wt_check_weights(const wt_pathlist *l, const wt_path_model *m, wt_source **src,
+                             wt_model_facts *out) {
+  size_t i, k;
+  for (i = 0; i < m->n_weights; i++) {
+    const wt_weight *w = &m->weights[i];
+    char q[WT_QUOTE_SIZE], msg[WT_ERROR_MAX];
+    for (k = 0; k < m->n_parts && m->parts[k] != w->shard; k++)
+      ;
+    if (k == m->n_parts || src[k] == NULL ||
+        wt_source_find_tensor(src[k], w->name, w->name_len) != NULL)
+      continue;
+    snprintf(msg, sizeof(msg), "the weight_map places tensor %s in %s, which does not hold it",
+             wt_quote(q, sizeof(q), w->name, w->name_len), l->files[w->shard].path);
+    wt_facts_fail(out, 1, l->files[m->name_file].path, msg);
+    return;
+  }
+}
+
+/* Names held by two parts of the model. */
+static int wt_check_duplicates(const wt_pathlist *l, const wt_path_model *m, wt_source **src,
+                               wt_model_facts *out) {
+  wt_name_ref *a;
+  size_t i, k, n = 0;
+  if (m->n_parts < 2 || out->tensors < 2)
+    return 0;
+  a = malloc(out->tensors * sizeof(*a));
+  if (a == NULL)
+    return -1;
+  for (k = 0; k < m->n_parts; k++) {
+    for (i = 0; src[k] != NULL && i < src[k]->model.n_tensors; i++) {
+      a[n].name = src[k]->model.tensors[i].name;
+      a[n++].part = k;
+    }
+  }
+  qsort(a, n, sizeof(*a), wt_name_ref_cmp);
+  for (i = 1; i < n; i++) {
+    char q[WT_QUOTE_SIZE], msg[WT_ERROR_MAX];
+    if (a[i].part == a[i - 1].part || a[i].name.n != a[i - 1].name.n ||
+        memcmp(a[i].name.p, a[i - 1].name.p, a[i].name.n) != 0)
+      continue;
+    snprintf(msg, sizeof(msg), "tensor %s is in two files of the model: %s and %s",
+             wt_quote(q, sizeof(q), a[i].name.p, a[i].name.n),
+             l->files[m->parts[a[i - 1].part]].path, l->files[m->parts[a[i].part]].path);
+    wt_facts_fail(out, 1, l->files[m->name_file].path, msg);
+    break;
+  }
+  free(a);
+  return 0;
+}
+
+/* The format to parse file f of model m as, for a reader of format. */
+static int wt_open_format(const wt_path_model *m, const wt_path_file *f, int format) {
+  if (format != 0)
+    return format;
+  if (m->is_index)
+    return WT_FORMAT_SAFETENSORS;
+  if (m->is_split)
+    return WT_FORMAT_GGUF;
+  return f->format; /* 0: by content, which says what it is when it is neither */
+}
+
+int wt_model_check(wt_cache *cache, const wt_pathlist *l, size_t mi, int format,
+                   wt_model_facts *out) {
+  const wt_path_model *m = &l->models[mi];
+  wt_source **src = calloc(m->n_parts ? m->n_parts : 1, sizeof(*src));
+  size_t k, i;
+  int rc = 0;
+  memset(out, 0, sizeof(*out));
+  if (src == NULL)
+    return -1;
+  out->files = m->n_parts;
+  out->files_present = m->n_present;
+  if (m->error != NULL)
+    wt_facts_fail(out, 1, l->files[m->name_file].path, m->error);
+  for (k = 0; k < m->n_parts; k++) {
+    const wt_path_file *f = &l->files[m->parts[k]];
+    wt_error e;
+    if (f->error != NULL) {
+      if (f->role != WT_ROLE_MISSING || m->error == NULL)
+        wt_facts_fail(out, 1, f->path, f->error); /* else the model's error names it */
+      continue;
+    }
+    if (wt_cache_open(cache, f->path, strlen(f->path), wt_open_format(m, f, format), &src[k], &e)) {
+      src[k] = NULL;
+      wt_facts_fail(out, 1, f->path, e.msg);
+      continue;
+    }
+    for (i = 0; i < src[k]->model.n_tensors; i++) {
+      const wt_tensor *t = &src[k]->model.tensors[i];
+      out->params += t->numel;
+      if (t->nbytes_known)
+        out->nbytes += t->nbytes;
+    }
+    out->tensors += src[k]->model.n_tensors;
+  }
+  if (!out->fatal && m->is_index)
+    wt_check_weights(l, m, src, out);
+  if (!out->fatal)
+    rc = wt_check_duplicates(l, m, src, out);
+  if (!out->fatal && m->has_total_size && m->total_size != out->nbytes) {
+    char msg[WT_ERROR_MAX];
+    snprintf(msg, sizeof(msg),
+             "metadata.total_size is %llu, but the tensors of the shards hold %llu bytes",
+             (unsigned long long)m->total_size, (unsigned long long)out->nbytes);
+    wt_facts_fail(out, 0, l->files[m->name_file].path, msg);
+  }
+  for (k = 0; k < m->n_parts; k++)
+    wt_source_release(src[k]);
+  free(src);
+  return rc;
+}
+
+int wt_scope_check(wt_cache *cache, const wt_pathlist *l, int format, const char **where,
+                   wt_error *err) {
+  size_t i;
+  int failing = 0;
+  *where = NULL;
+  for (i = 0; i < l->n_models; i++) {
+    wt_model_facts f;
+    if (!wt_pathlist_in_scope(l, &l->models[i], format))
+      continue;
+    if (wt_model_check(cache, l, i, format, &f)) {
+      wt_fail(err, "out of memory");
+      return -1;
+    }
+    if (!f.fatal)
+      continue;
+    if (failing == 0) {
+      *where = f.where;
+      wt_fail(err, "%s", f.error);
+    }
+    failing += f.n_failing;
+  }
+  return failing;
+}
+
+int wt_path_is_plain_file(const char *path, size_t n) {
+  struct stat st;
+  size_t at;
+  int part;
+  if (n == 0 || memchr(path, 0, n) != NULL || path[n] != 0)
+    return 1; /* the file layer says what is wrong */
+  if (path[0] == '~')
+    return 0;
+  if (stat(path, &st) != 0)
+    return strpbrk(path, "*?[") == NULL && strstr(path, "://") == NULL &&
+           !wt_paths_ends(path, n, "**");
+  if (!S_ISREG(st.st_mode))
+    return !S_ISDIR(st.st_mode);
+  if (wt_split_name(path, n, &part, &at) > 0 && part == 1)
+    return 0;
+  return !wt_paths_ends(path, n, ".json");
+}
+
+int wt_scope_open(wt_cache *cache, const char *path, size_t n, int format, wt_pathlist *l,
+                  wt_error *err) {
+  const char *where;
+  char msg[2 * WT_ERROR_MAX];
+  int failing;
+  if (wt_paths_expand(path, n, format, l, err))
+    return -1;
+  failing = wt_scope_check(cache, l, format, &where, err);
+  if (failing == 0)
+    return 0;
+  if (failing > 0) {
+    snprintf(msg, sizeof(msg), "%.400s: %s", where, err->msg);
+    if (failing > 1)
+      snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), " (and %d other files fail)",
+               failing - 1);
+    wt_fail(err, "%s", msg);
+  }
+  wt_pathlist_free(l);
+  return -1;
+}
+
+int wt_scope_find_tensor(wt_cache *cache, const wt_pathlist *l, int format, const char *name,
+                         size_t nn, wt_source **src, const wt_tensor **t, wt_error *err) {
+  const char *first_model = NULL;
+  size_t i, k;
+  *src = NULL;
+  *t = NULL;
+  for (i = 0; i < l->n_models; i++) {
+    const wt_path_model *m = &l->models[i];
+    if (!wt_pathlist_in_scope(l, m, format))
+      continue;
+    for (k = 0; k < m->n_parts; k++) {
+      const wt_path_file *f = &l->files[m->parts[k]];
+      const wt_tensor *hit;
+      wt_source *s;
+      if (wt_cache_open(cache, f->path, strlen(f->path), wt_open_format(m, f, format), &s, err))
+        return -1;
+      hit = wt_source_find_tensor(s, name, nn);
+      if (hit == NULL) {
+        wt_source_release(s);
+        continue;
+      }
+      if (*src != NULL) {
+        char q[WT_QUOTE_SIZE];
+        wt_fail(err, "tensor %s is in two models of the path: %s and %s; name one of them",
+                wt_quote(q, sizeof(q), name, nn), first_model, l->files[m->name_file].path);
+        wt_source_release(s);
+        wt_source_release(*src);
+        *src = NULL;
+        *t = NULL;
+        return -1;
+      }
+      *src = s;
+      *t = hit;
+      first_model = l->files[m->name_file].path;
+      break; /* a name twice in one model is that model's error, checked above */
+    }
+  }
+  return *src != NULL;
+}
+
+int wt_resolve_model(wt_cache *cache, const char *path, size_t n, int format, wt_pathlist *l,
+                     size_t *m, wt_model_facts *facts, wt_error *err) {
+  const char *where;
+  size_t i, k = 0;
+  int failing;
+  if (wt_paths_expand(path, n, format, l, err))
+    return -1;
+  failing = wt_scope_check(cache, l, format, &where, err);
+  if (failing != 0) {
+    char msg[WT_ERROR_MAX];
+    snprintf(msg, sizeof(msg), "%s", err->msg);
+    if (failing > 0)
+      wt_fail(err, "%.300s: %s", where, msg);
+    wt_pathlist_free(l);
+    return -1;
+  }
+  for (i = 0; i < l->n_models; i++) {
+    if (wt_pathlist_in_scope(l, &l->models[i], format) && k++ == 0)
+      *m = i;
+  }
+  if (k != 1) {
+    wt_pathlist_free(l);
+    if (k == 0)
+      return wt_fail(err, "no model files here");
+    return wt_fail(err, "the path holds %zu models (weights_models lists them); name one", k);
+  }
+  if (wt_model_check(cache, l, *m, format, facts)) {
+    wt_pathlist_free(l);
+    return wt_fail(err, "out of memory");
+  }
+  return 0;
+}
+
+int wt_resolve_tensor(wt_cache *cache, const char *path, size_t n, int format, const char *name,
+                      size_t nn, wt_source **src, const wt_tensor **t, wt_error *err) {
+  wt_pathlist l;
+  int rc;
+  *src = NULL;
+  *t = NULL;
+  if (wt_path_is_plain_file(path, n)) {
+    if (wt_cache_open(cache, path, n, format, src, err))
+      return -1;
+    *t = wt_source_find_tensor(*src, name, nn);
+    if (*t != NULL)
+      return 1;
+    wt_source_release(*src);
+    *src = NULL;
+    return 0;
+  }
+  if (wt_scope_open(cache, path, n, format, &l, err))
+    return -1;
+  rc = wt_scope_find_tensor(cache, &l, format, name, nn, src, t, err);
+  wt_pathlist_free(&l);
+  return rc;
+}

@@ -1,0 +1,74 @@
+/*
+** models.h: the models of a path, opened and checked.  Layer: io (uses the
+** cache and the parsers through source.h; no SQLite).
+**
+** paths.h says which files and models a path argument names without
+** reading their headers; this layer opens them (through the connection's
+** cache) and says what is wrong:
+**   - a part (shard, split part, the file) that is missing or does not parse;
+**   - a tensor that an index's weight_map places in a shard that does not
+**     hold it;
+**   - a tensor name that two parts of one model both hold;
+**   - metadata.total_size of an index that differs from the bytes of the
+**     tensors of its shards (reported, but not fatal: see wt_model_facts).
+** Tables use wt_scope_check() before their first row, so that a table over
+** several files fails naming the file, never reading part of a model;
+** functions use wt_resolve_tensor() to find a name in every path the
+** tables take.
+*/
+#ifndef WT_MODELS_H
+#define WT_MODELS_H
+
+#include "cache.h"
+#include "paths.h"
+
+/* What the headers of one model's files say. */
+typedef struct wt_model_facts {
+  uint64_t files, files_present, tensors, params, nbytes;
+  int fatal;                /* the model cannot be read (error names why) */
+  int n_failing;            /* files of it that fail (at least 1 when fatal) */
+  const char *where;        /* the file the error is about (in the list) */
+  char error[WT_ERROR_MAX]; /* "" when nothing is wrong */
+} wt_model_facts;
+
+/* Open every part of model m of l through cache, as format (0: the
+** model's own), and check it (above).  Returns 0 with *out filled
+** (out->error says what is wrong), -1 when out of memory. */
+int wt_model_check(wt_cache *cache, const wt_pathlist *l, size_t m, int format,
+                   wt_model_facts *out);
+
+/* Check every model of l that a table of format reads.  Returns how many
+** files fail (0: all good); the first failure's file and message are in
+** *where and err. */
+int wt_scope_check(wt_cache *cache, const wt_pathlist *l, int format, const char **where,
+                   wt_error *err);
+
+/* Expand path[0..n) for a reader of format and check every model in scope
+** (wt_scope_check): 0 with *l filled (free it), or -1 with err set, naming
+** the first failing file and how many others fail. */
+int wt_scope_open(wt_cache *cache, const char *path, size_t n, int format, wt_pathlist *l,
+                  wt_error *err);
+
+/* Find tensor name[0..nn) in the models of l (from wt_scope_open()): as
+** wt_resolve_tensor(). */
+int wt_scope_find_tensor(wt_cache *cache, const wt_pathlist *l, int format, const char *name,
+                         size_t nn, wt_source **src, const wt_tensor **t, wt_error *err);
+
+/* Find tensor name[0..nn) in what path[0..n) names (a file, an index, part
+** 1 of a split, a folder), read as format (0: either).  Returns 1 with
+** *src (release it) and *t set, 0 when no file holds it, -1 with err set
+** (a file in scope fails, or two models hold the name). */
+int wt_resolve_tensor(wt_cache *cache, const char *path, size_t n, int format, const char *name,
+                      size_t nn, wt_source **src, const wt_tensor **t, wt_error *err);
+
+/* The one model that path[0..n) names for a reader of format: 0 with *l
+** (free it), *m and *facts set, or -1 with err set (a file in scope fails,
+** or the path holds no model or several). */
+int wt_resolve_model(wt_cache *cache, const char *path, size_t n, int format, wt_pathlist *l,
+                     size_t *m, wt_model_facts *facts, wt_error *err);
+
+/* True when path[0..n) is one plain file (not a folder, an index, part 1
+** of a split, a pattern): what the functions read directly. */
+int wt_path_is_plain_file(const char *path, size_t n);
+
+#endif

@@ -1,0 +1,102 @@
+/*
+** paths_int.h: what the files of path expansion share (paths.c,
+** paths_walk.c, paths_index.c, paths_models.c).  Not for other layers:
+** they use paths.h.  Layer: io, no SQLite.
+*/
+#ifndef WT_PATHS_INT_H
+#define WT_PATHS_INT_H
+
+#include <limits.h>
+
+#include "paths.h"
+
+/* Room for a quoted path of up to 256 bytes in a message. */
+#define WT_PATH_QUOTE (256 * 4 + 8)
+
+/* No file (wt_path_file.model of a file not grouped yet). */
+#define WT_NONE ((size_t)-1)
+
+/* The list being built. */
+typedef struct wt_paths {
+  wt_pathlist *out;
+  size_t cap;        /* allocated entries of out->files */
+  size_t cap_models; /* allocated entries of out->models */
+  int format;        /* WT_FORMAT_* the caller reads, or 0 */
+  size_t n_sorted;   /* files [0, n_sorted) are sorted by path (wt_paths_lookup) */
+  wt_error *err;
+} wt_paths;
+
+/* One safetensors index, read (paths_index.c). */
+typedef struct wt_index_doc {
+  char **shards; /* the distinct shard paths, joined to the index's folder, sorted */
+  size_t n_shards;
+  wt_weight *weights; /* sorted by name; .shard indexes shards[] */
+  size_t n_weights;
+  int has_total_size;
+  uint64_t total_size;
+} wt_index_doc;
+
+/* Report out of memory. */
+int wt_paths_oom(wt_error *err);
+
+/* True when p[0..n) ends with the C string z. */
+int wt_paths_ends(const char *p, size_t n, const char *z);
+
+/* qsort() order of paths (char *). */
+int wt_paths_cmp(const void *a, const void *b);
+
+/* Write dir, a '/' unless dir is empty or ends in one, and name into buf
+** (PATH_MAX bytes).  Sets *len; returns 0, or -1 with err set when the
+** result would not fit. */
+int wt_paths_join(char *buf, const char *dir, size_t dn, const char *name, size_t nn, size_t *len,
+                  wt_error *err);
+
+/* Append path[0..n) to the files, with what stat(2), realpath(3) and its
+** first bytes say about it.  Sets *id to its index.  A path that does not
+** exist is added with exists == 0. */
+int wt_paths_add(wt_paths *x, const char *path, size_t n, size_t *id);
+
+/* Remove the file added last (a directory entry that is not a model). */
+void wt_paths_drop_last(wt_paths *x);
+
+/* The file whose path is path, or WT_NONE. */
+size_t wt_paths_lookup(const wt_paths *x, const char *path);
+
+/* True when the name (last component) of path[0..n) is a model name:
+** *.safetensors, *.gguf, *.safetensors.index.json. */
+int wt_paths_model_name(const char *path, size_t n);
+
+/* True when file f (just added) is a model file of a scan: named like one
+** (a dangling symlink too), or its first bytes are a model or a known
+** look-alike. */
+int wt_paths_is_model_file(const wt_path_file *f);
+
+/* List the files of a Hugging Face cache folder (hub, repo, snapshot) with
+** the hf_cache module (paths_walk.c). */
+int wt_paths_hf(wt_paths *x, const char *path);
+
+/* List directory dir into the files (paths_walk.c). */
+int wt_paths_walk(wt_paths *x, const char *dir, int recursive);
+
+/* Add the regular files that glob pattern matches (paths_walk.c). */
+int wt_paths_glob(wt_paths *x, const char *pattern);
+
+/* When path[0..n) is named like part K of M of a split GGUF
+** ("-0000K-of-0000M.gguf"), return M and set *part to K and *at to where
+** the five digits of K start; else return 0 (paths_models.c). */
+int wt_split_name(const char *path, size_t n, int *part, size_t *at);
+
+/* Read path[0..n), an existing regular file, as a safetensors index into
+** *doc (the list's arena owns the names).  Returns 0 when it is a valid
+** index, 1 when it is not an index (why set), 2 when it is an index (a
+** JSON object with a "weight_map" object) with a bad entry (why set). */
+int wt_index_read(wt_paths *x, const char *path, size_t n, wt_index_doc *doc, wt_error *why);
+
+/* Free what wt_index_read() allocated (not the names). */
+void wt_index_doc_free(wt_index_doc *doc);
+
+/* Group the files into models, find missing parts, mark duplicates
+** (paths_models.c).  direct: the path named an index or part 1 itself. */
+int wt_paths_group(wt_paths *x);
+
+#endif
