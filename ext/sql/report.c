@@ -75,10 +75,12 @@ void wt_report_layer_label(int layer, char *out, size_t n) {
                                         : "other");
 }
 
-/* Read weights_files(path): count, bytes, the format; a file's error fails. */
+/* Read weights_files(path): count, bytes, the format of the data files (an
+** index, or a second name of a file read once, holds no tensors of its
+** own and is not counted); a file's error fails. */
 static int wt_model_files(wt_report *r, const char *path, wt_rmodel *m) {
   sqlite3_stmt *q =
-      wt_report_query(r, "SELECT file, format, size, error FROM weights_files(?1)", path);
+      wt_report_query(r, "SELECT file, format, size, error, tensors FROM weights_files(?1)", path);
   int rc;
   if (q == NULL)
     return -1;
@@ -89,6 +91,8 @@ static int wt_model_files(wt_report *r, const char *path, wt_rmodel *m) {
       sqlite3_finalize(q);
       return -1;
     }
+    if (sqlite3_column_type(q, 4) == SQLITE_NULL)
+      continue;
     m->n_files++;
     m->file_bytes += sqlite3_column_int64(q, 2);
     if (m->format == NULL)
