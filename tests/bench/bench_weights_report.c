@@ -20,7 +20,7 @@
 #define WIDE_EXPERTS 333
 
 /* Write the 100k-tensor file at path unless it is there. */
-static void gen_wide(const char *path) {
+static void gen_report_input(const char *path) {
   static const char *const proj[] = {"gate_proj", "up_proj", "down_proj"};
   bench_buf h = {0};
   bench_out o;
@@ -80,7 +80,7 @@ void run_weights_report(const char *ext_path, const char *cache) {
   bench_row row = {0};
   int i;
   snprintf(path, sizeof(path), "%s/wide-100k.safetensors", cache);
-  gen_wide(path);
+  gen_report_input(path);
   fprintf(stderr, "bench: weights_report() of a 100k-tensor file\n");
   for (i = 0; i < 5; i++) {
     tl[i] = time_cold(ext_path, "SELECT count(*) FROM tensors(?1)", path);
