@@ -90,12 +90,11 @@ static void wt_cache_trim(wt_cache *c) {
   }
 }
 
-int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source **out,
-                  wt_error *err) {
+int wt_cache_find(wt_cache *c, const char *path, size_t n, int format, wt_source **out) {
   struct stat st;
   wt_entry *e, *prev = NULL;
   if (c == NULL)
-    return wt_source_open(path, n, format, out, err);
+    return 0;
   for (e = c->head; e != NULL; prev = e, e = e->next) {
     wt_source *s = e->src;
     if (s->path_len != n || memcmp(s->path, path, n) != 0)
@@ -104,7 +103,7 @@ int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source
     if (stat(s->path, &st) != 0 || !wt_cache_fresh(s, &st) ||
         (format != 0 && s->model.format != format)) {
       wt_cache_drop(c, prev); /* changed on disk, or asked as another format */
-      break;
+      return 0;
     }
     if (prev != NULL) { /* move to the front */
       prev->next = e->next;
@@ -114,8 +113,18 @@ int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source
     c->hits++;
     s->refs++;
     *out = s;
-    return 0;
+    return 1;
   }
+  return 0;
+}
+
+int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source **out,
+                  wt_error *err) {
+  wt_entry *e;
+  if (c == NULL)
+    return wt_source_open(path, n, format, out, err);
+  if (wt_cache_find(c, path, n, format, out))
+    return 0;
   c->misses++;
   if (wt_source_open(path, n, format, out, err))
     return -1;

@@ -36,6 +36,11 @@ void wt_cache_unref(wt_cache *c);
 int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source **out,
                   wt_error *err);
 
+/* The cached source of path when there is one and the file is unchanged
+** (one stat(2)): 1 with *out set (release it), else 0 (nothing opened; a
+** stale entry is dropped).  c may be NULL. */
+int wt_cache_find(wt_cache *c, const char *path, size_t n, int format, wt_source **out);
+
 /* A small number for path, the same for the life of the connection: the
 ** tables' rowids are (id << 40) | row, so that rows of different files
 ** never share a rowid (SQLite merges the scans of a WHERE ... OR ... by

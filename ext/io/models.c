@@ -293,6 +293,26 @@ int wt_resolve_model(wt_cache *cache, const char *path, size_t n, int format, wt
   return 0;
 }
 
+int wt_resolve_cached(wt_cache *cache, const char *path, size_t n, int format, const char *name,
+                      size_t nn, wt_source **src, const wt_tensor **t) {
+  size_t at;
+  int part;
+  *src = NULL;
+  *t = NULL;
+  /* a name that may be a plain file (wt_path_is_plain_file() without its
+  ** stat), and a fresh cache entry, which only a regular file can have */
+  if (n == 0 || path[n] != 0 || memchr(path, 0, n) != NULL || path[0] == '~' ||
+      wt_paths_ends(path, n, ".json") || (wt_split_name(path, n, &part, &at) > 0 && part == 1) ||
+      !wt_cache_find(cache, path, n, format, src))
+    return WT_NOT_CACHED;
+  *t = wt_source_find_tensor(*src, name, nn);
+  if (*t != NULL)
+    return 1;
+  wt_source_release(*src);
+  *src = NULL;
+  return 0;
+}
+
 int wt_resolve_tensor(wt_cache *cache, const char *path, size_t n, int format, const char *name,
                       size_t nn, wt_source **src, const wt_tensor **t, wt_error *err) {
   wt_pathlist l;

@@ -61,6 +61,15 @@ int wt_scope_find_tensor(wt_cache *cache, const wt_pathlist *l, int format, cons
 int wt_resolve_tensor(wt_cache *cache, const char *path, size_t n, int format, const char *name,
                       size_t nn, wt_source **src, const wt_tensor **t, wt_error *err);
 
+/* wt_resolve_tensor()'s fast path, for a function called once per row:
+** when path[0..n) is, by its name, possibly one plain file and the cache
+** holds it unchanged (one stat(2), nothing opened otherwise), 1 with *src
+** (release it) and *t set, or 0 when it has no such tensor; else
+** WT_NOT_CACHED (then call wt_resolve_tensor()). */
+#define WT_NOT_CACHED (-2)
+int wt_resolve_cached(wt_cache *cache, const char *path, size_t n, int format, const char *name,
+                      size_t nn, wt_source **src, const wt_tensor **t);
+
 /* The one model that path[0..n) names for a reader of format: 0 with *l
 ** (free it), *m and *facts set, or -1 with err set (a file in scope fails,
 ** or the path holds no model or several). */

@@ -149,7 +149,11 @@ int wt_func_find_tensor(sqlite3_context *ctx, sqlite3_value **argv, int i, wt_so
   }
   if (z == NULL)
     return 0;
-  if (wt_path_is_plain_file(p, (size_t)n)) {
+  rc = wt_resolve_cached(aux->cache, p, (size_t)n, aux->format, z,
+                         (size_t)sqlite3_value_bytes(name), psrc, pt);
+  if (rc != WT_NOT_CACHED) {
+    /* the file is in the cache and unchanged: one stat */
+  } else if (wt_path_is_plain_file(p, (size_t)n)) {
     rc = wt_resolve_tensor(aux->cache, p, (size_t)n, aux->format, z,
                            (size_t)sqlite3_value_bytes(name), psrc, pt, &e);
   } else {
