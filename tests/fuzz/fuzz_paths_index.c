@@ -10,7 +10,7 @@
 ** (model-00001-of-00002.safetensors, sub/model-00002-of-00002.safetensors),
 ** and the path is expanded as safetensors() would.  Checks, beside "no
 ** crash, no sanitizer report": an error has a message; a success is an
-** index whose files are inside DIR, whose weights are sorted by name with
+** index whose files are inside DIR (no ".." component), whose weights are sorted by name with
 ** no name twice, each naming one of the files, and wt_pathlist_find finds
 ** every one.  The folder is removed at exit.  Built by `make fuzz`.
 */
@@ -80,8 +80,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dn = strlen(dir);
   if (out.kind != WT_PATHS_INDEX)
     abort();
-  for (i = 0; i < out.n; i++)
-    if (strncmp(out.files[i], dir, dn) != 0 || out.files[i][dn] != '/')
+  for (i = 0; i < out.n; i++) /* inside dir: no ".." component */
+    if (strncmp(out.files[i], dir, dn) != 0 || out.files[i][dn] != '/' ||
+        strstr(out.files[i] + dn, "/../") != NULL)
       abort();
   for (i = 0; i < out.n_weights; i++) {
     const wt_weight *w = &out.weights[i];
