@@ -328,7 +328,10 @@ $(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp tests/fuzz/seeds.sh $
 	printf '\006\000\002\177\300\000\000' > $(BUILD)/fuzz/corpus/fuzz_gguf_values/nan-be
 	cp $(BUILD)/testdata/safetensors/*.safetensors $(BUILD)/fuzz/corpus/fuzz_safetensors/
 	cp $(BUILD)/testdata/gguf/*.gguf $(BUILD)/fuzz/corpus/fuzz_gguf/
+	for f in $$(find $(BUILD)/testdata/trees -name '*.json'); do \
+	  cp $$f $(BUILD)/fuzz/corpus/fuzz_paths_index/$$(echo $$f | tr / _); done
 	if [ -d $(FIXTURES) ]; then \
+	  cp $(FIXTURES)/safetensors/sharded/*.index.json $(BUILD)/fuzz/corpus/fuzz_paths_index/; \
 	  cp $(FIXTURES)/safetensors/*.safetensors $(FIXTURES)/safetensors/sharded/*.safetensors \
 	     $(BUILD)/fuzz/corpus/fuzz_safetensors/; \
 	  cp $(FIXTURES)/gguf/*.gguf $(BUILD)/fuzz/corpus/fuzz_gguf/; fi

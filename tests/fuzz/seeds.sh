@@ -1,6 +1,6 @@
 #!/bin/sh
 # seeds.sh CORPUS DATA: seed inputs of the fuzz targets that take no whole
-# file (fuzz_decode, fuzz_report, fuzz_hf_names), written into
+# file (fuzz_decode, fuzz_report, fuzz_hf_names, fuzz_paths_index), written into
 # CORPUS/<target>/.  DATA is a file whose bytes become tensor bytes (a
 # generated model).  Then every tests/fuzz/regressions/<target>-* file is
 # added to its target's corpus.
@@ -45,6 +45,13 @@ printf '\040models--org--name\000snapshots/abc/model.safetensors' > "$h/seed-mod
 printf '\000datasets--a--b--c\000x' > "$h/seed-dataset"
 printf '\377spaces--x\000/' > "$h/seed-space"
 printf '\010models--\303\251\377"\\\000\001' > "$h/seed-bytes"
+
+# fuzz_paths_index: an index of the target's two shards (the generated
+# and fixture indexes are added by the Makefile).
+mkdir -p "$corpus/fuzz_paths_index"
+printf '{"metadata":{"total_size":8},"weight_map":{"t":"model-00001-of-00002.safetensors","u":"sub/model-00002-of-00002.safetensors","v":"model-00001-of-00002.safetensors"}}' \
+  > "$corpus/fuzz_paths_index/seed-two-shards"
+printf '{"weight_map":{"t":"sub/../model-00001-of-00002.safetensors"}}' > "$corpus/fuzz_paths_index/seed-dotdot"
 
 # Findings kept as regression inputs.
 for f in "$dir"/regressions/*; do
