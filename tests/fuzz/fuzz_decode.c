@@ -94,7 +94,8 @@ static void check_stats(const wt_stats *a, const wt_stats *b, double maxabs) {
   double scale = maxabs * maxabs * (double)(a->n + 1), span = 2 * maxabs * (double)(a->n + 1);
   /* Known finding (regressions/decode-stats-m2-overflow): when the sum of
   ** deviations squared overflows (values near 1e152 and more, F64 only),
-  ** stats_chunk clamps M2 to 0: std 0 and a NaN l2 for finite values. */
+  ** stats_chunk's M2 comes out NaN or clamped to 0: std 0 and a NaN l2
+  ** for finite values. */
   if (!isfinite(span * span) && getenv("FUZZ_KNOWN_BUGS") == NULL)
     scale = INFINITY; /* only the counts, min and max are checked */
   if (a->count != b->count || a->n != b->n || a->nan_count != b->nan_count ||
