@@ -284,19 +284,66 @@ bench: deps
 bench-run: $(MODULE) $(BUILD)/bench
 	$(BUILD)/bench --ext $(MODULE) --cache $(BUILD)/bench-cache --out tests/bench/RESULTS.md
 
+# The extension under load (tests/concurrency_test.c): 8 threads on 8
+# connections list, decode and hash the demo files while a ninth replaces
+# files underneath, all built with ThreadSanitizer (clang).  TSAN_INPLACE=1
+# adds a file rewritten in place (with mmap'ed files this may end in SIGBUS).
+TSAN_CC    ?= clang
+TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+TSAN_OBJ   := $(EXT_SRC:ext/%.c=$(BUILD)/tsan/obj/%.o)
+TSAN_ITERATIONS ?= 10
+TSAN_INPLACE    ?= 0
+
+$(BUILD)/tsan/obj/%.o: ext/%.c Makefile
+	@mkdir -p $(dir $@)
+	$(TSAN_CC) $(TSAN_FLAGS) $(EXT_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tsan/weights.so: $(TSAN_OBJ)
+	$(TSAN_CC) $(TSAN_FLAGS) -shared -o $@ $(TSAN_OBJ) $(EXT_LIBS)
+
+$(BUILD)/tsan/concurrency_test: tests/concurrency_test.c Makefile
+	@mkdir -p $(dir $@)
+	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
+
+.PHONY: tsan
+tsan: fuzz-deps
+	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/demo/.stamp
+	rm -rf $(BUILD)/tsan/work
+	WT_INPLACE=$(TSAN_INPLACE) TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
+	  $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/weights.so $(BUILD)/demo $(BUILD)/tsan/work $(TSAN_ITERATIONS)
+
 # Fuzzing (issue: hardening).  FUZZ_SECONDS per target; seeds come from the
 # fixtures (when ../shared is there) and the generated test files.
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values
+FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
+                fuzz_paths_index
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(PARSER_SRC) $(EXT_HDR)
+# The sources each target links (a thin harness over pure functions).
+FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
+FUZZ_SRC_fuzz_gguf        := $(PARSER_SRC)
+FUZZ_SRC_fuzz_gguf_values := $(PARSER_SRC)
+FUZZ_SRC_fuzz_decode      := $(PARSER_SRC) $(DECODE_SRC)
+FUZZ_SRC_fuzz_report      := $(REPORT_SRC)
+FUZZ_SRC_fuzz_hf_names    := $(BASE_SRC) ext/io/hf_locate.c ext/io/hf_scan.c
+FUZZ_SRC_fuzz_paths_index := $(PARSER_SRC) $(filter ext/io/paths%.c,$(IO_SRC)) ext/io/file.c \
+                             ext/io/hf_locate.c ext/io/hf_scan.c ext/io/file_sha256.c
+# The decoders' loops compare every value, the report's checks every
+# byte written: tracing those comparisons (for the fuzzer's value profile)
+# made each run several times slower.  (strcmp, strstr and memcmp are
+# still intercepted for the fuzzer.)
+FUZZ_FLAGS_fuzz_decode    := -fno-sanitize-coverage=trace-cmp
+FUZZ_FLAGS_fuzz_report    := -fno-sanitize-coverage=trace-cmp
+
+.SECONDEXPANSION:
+$(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*) $(EXT_HDR)
 	mkdir -p $(BUILD)/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Iext $(CJSON_CFLAGS) -o $@ $< $(PARSER_SRC) $(CJSON_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_FLAGS_$*) -Iext $(CJSON_CFLAGS) -o $@ $< $(FUZZ_SRC_$*) $(EXT_LIBS)
 
-$(BUILD)/fuzz/corpus/.stamp: testdata
+$(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp tests/fuzz/seeds.sh $(wildcard tests/fuzz/regressions/*)
 	rm -rf $(BUILD)/fuzz/corpus
+	sh tests/fuzz/seeds.sh $(BUILD)/fuzz/corpus $(BUILD)/demo/tiny-llama.gguf
 	mkdir -p $(BUILD)/fuzz/corpus/fuzz_safetensors $(BUILD)/fuzz/corpus/fuzz_gguf \
 	  $(BUILD)/fuzz/corpus/fuzz_gguf_values
 	printf '\010\000\001\005\000\000\000hello' > $(BUILD)/fuzz/corpus/fuzz_gguf_values/string-v1
@@ -305,7 +352,10 @@ $(BUILD)/fuzz/corpus/.stamp: testdata
 	printf '\006\000\002\177\300\000\000' > $(BUILD)/fuzz/corpus/fuzz_gguf_values/nan-be
 	cp $(BUILD)/testdata/safetensors/*.safetensors $(BUILD)/fuzz/corpus/fuzz_safetensors/
 	cp $(BUILD)/testdata/gguf/*.gguf $(BUILD)/fuzz/corpus/fuzz_gguf/
+	for f in $$(find $(BUILD)/testdata/trees -name '*.json'); do \
+	  cp $$f $(BUILD)/fuzz/corpus/fuzz_paths_index/$$(echo $$f | tr / _); done
 	if [ -d $(FIXTURES) ]; then \
+	  cp $(FIXTURES)/safetensors/sharded/*.index.json $(BUILD)/fuzz/corpus/fuzz_paths_index/; \
 	  cp $(FIXTURES)/safetensors/*.safetensors $(FIXTURES)/safetensors/sharded/*.safetensors \
 	     $(BUILD)/fuzz/corpus/fuzz_safetensors/; \
 	  cp $(FIXTURES)/gguf/*.gguf $(BUILD)/fuzz/corpus/fuzz_gguf/; fi
@@ -326,4 +376,4 @@ fuzz: fuzz-deps
 	  if [ $$rc -ne 0 ]; then echo "fuzz: $$t failed, see $(BUILD)/fuzz/$$t.log"; exit 1; fi; \
 	done
 
--include $(EXT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d)
+-include $(EXT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(TSAN_OBJ:.o=.d)

@@ -65,16 +65,19 @@ double wt_sample_stats_std(const wt_sample_stats *s) {
 
 void wt_histogram(const double *v, size_t n, double lo, double hi, uint64_t *bins, int nbins) {
   size_t i;
-  double width = (hi - lo) / nbins;
+  /* halves, so that a range wider than the largest double (-1e308 to
+  ** 1e308) still has a finite width */
+  double width = (hi / 2 - lo / 2) / nbins;
   for (i = 0; i < n; i++) {
-    int b;
+    double x;
+    int b = 0;
     if (!isfinite(v[i]))
       continue;
-    b = width > 0 ? (int)floor((v[i] - lo) / width) : 0;
-    if (b < 0)
-      b = 0;
-    if (b >= nbins)
+    x = width > 0 ? floor((v[i] / 2 - lo / 2) / width) : 0; /* compared before the cast */
+    if (x >= nbins)
       b = nbins - 1;
+    else if (x > 0)
+      b = (int)x;
     bins[b]++;
   }
 }

@@ -1,0 +1,62 @@
+#!/bin/sh
+# seeds.sh CORPUS DATA: seed inputs of the fuzz targets that take no whole
+# file (fuzz_decode, fuzz_report, fuzz_hf_names, fuzz_paths_index), written into
+# CORPUS/<target>/.  DATA is a file whose bytes become tensor bytes (a
+# generated model).  Then every tests/fuzz/regressions/<target>-* file is
+# added to its target's corpus.
+set -eu
+corpus=$1
+data=$2
+dir=$(dirname "$0")
+mkdir -p "$corpus/fuzz_decode" "$corpus/fuzz_report" "$corpus/fuzz_hf_names"
+
+# fuzz_decode: every codec of the tables (22 safetensors dtypes, 43 ggml
+# ids in both byte orders), a slice from 5 of 300 values, tensor bytes from
+# DATA; one plain and one repeated into several decode steps.
+body=$corpus/fuzz_decode/.body
+tail -c 300 "$data" > "$body"
+for f in 0 1 2; do
+  n=43
+  [ $f -eq 0 ] && n=22
+  t=0
+  while [ $t -lt $n ]; do
+    for flags in 0 14; do
+      o=$corpus/fuzz_decode/seed-$f-$t-$flags
+      printf "\\$(printf %03o $f)\\$(printf %03o $t)\\005\\000\\000\\000\\054\\001\\000\\000\\100\\000\\$(printf %03o $flags)" > "$o"
+      cat "$body" >> "$o"
+    done
+    t=$((t + 1))
+  done
+done
+rm -f "$body"
+
+# fuzz_report: names of both schemes, hostile ones, values.
+r=$corpus/fuzz_report
+printf '\041\000\000\000\000\000\100\040\003' > "$r/seed-names"
+head -c 128 /dev/zero >> "$r/seed-names"
+printf 'model.layers.3.self_attn.q_proj.weight\000blk.3.attn_q.weight\000model.embed_tokens.weight\000lm_head.weight\000<script>alert("x")</script>\000a&b'"'"'c\000' >> "$r/seed-names"
+printf '\063\000\000\000\000\000\000\100\040' > "$r/seed-values"
+printf '\000\000\000\000\000\000\360\077\000\000\000\000\000\000\000\300\000\000\000\000\000\000\370\177' >> "$r/seed-values"
+printf 'model.layers.0.mlp.down_proj.weight\000output_norm.weight' >> "$r/seed-values"
+
+# fuzz_hf_names: repo folder names and a path.
+h=$corpus/fuzz_hf_names
+printf '\040models--org--name\000snapshots/abc/model.safetensors' > "$h/seed-model"
+printf '\000datasets--a--b--c\000x' > "$h/seed-dataset"
+printf '\377spaces--x\000/' > "$h/seed-space"
+printf '\010models--\303\251\377"\\\000\001' > "$h/seed-bytes"
+
+# fuzz_paths_index: an index of the target's two shards (the generated
+# and fixture indexes are added by the Makefile).
+mkdir -p "$corpus/fuzz_paths_index"
+printf '{"metadata":{"total_size":8},"weight_map":{"t":"model-00001-of-00002.safetensors","u":"sub/model-00002-of-00002.safetensors","v":"model-00001-of-00002.safetensors"}}' \
+  > "$corpus/fuzz_paths_index/seed-two-shards"
+printf '{"weight_map":{"t":"sub/../model-00001-of-00002.safetensors"}}' > "$corpus/fuzz_paths_index/seed-dotdot"
+
+# Findings kept as regression inputs.
+for f in "$dir"/regressions/*; do
+  [ -f "$f" ] || continue
+  t=$(basename "$f" | cut -d- -f1)
+  mkdir -p "$corpus/fuzz_$t"
+  cp "$f" "$corpus/fuzz_$t/"
+done
