@@ -286,13 +286,13 @@ bench-run: $(MODULE) $(BUILD)/bench
 
 # The extension under load (tests/concurrency_test.c): 8 threads on 8
 # connections list, decode and hash the demo files while a ninth replaces
-# files underneath, all built with ThreadSanitizer (clang).  TSAN_INPLACE=1
-# adds a file rewritten in place (with mmap'ed files this may end in SIGBUS).
+# files underneath (by rename and, TSAN_INPLACE=1 the default, rewritten in
+# place), all built with ThreadSanitizer (clang).
 TSAN_CC    ?= clang
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 TSAN_OBJ   := $(EXT_SRC:ext/%.c=$(BUILD)/tsan/obj/%.o)
 TSAN_ITERATIONS ?= 10
-TSAN_INPLACE    ?= 0
+TSAN_INPLACE    ?= 1
 
 $(BUILD)/tsan/obj/%.o: ext/%.c Makefile
 	@mkdir -p $(dir $@)

@@ -19,6 +19,7 @@
 ** At the end files are sorted by path and models by the path of the file
 ** that names them, so that every listing has one order.
 */
+#define _GNU_SOURCE /* qsort_r */
 #include "paths_int.h"
 
 #include <stdio.h>
@@ -309,11 +310,11 @@ static int wt_group_singles(wt_paths *x) {
   return 0;
 }
 
-/* qsort() order of file ids by path (the list is in a static for qsort). */
-static const wt_pathlist *wt_sort_list;
-static int wt_id_cmp(const void *a, const void *b) {
-  return strcmp(wt_sort_list->files[*(const size_t *)a].path,
-                wt_sort_list->files[*(const size_t *)b].path);
+/* qsort_r() order of file ids by path (list: the wt_pathlist; no static,
+** so that connections on several threads expand paths at once). */
+static int wt_id_cmp(const void *a, const void *b, void *list) {
+  const wt_pathlist *l = list;
+  return strcmp(l->files[*(const size_t *)a].path, l->files[*(const size_t *)b].path);
 }
 
 /* qsort() order of models by their name file's (new) position. */
@@ -336,8 +337,7 @@ static int wt_group_sort(wt_paths *x) {
   }
   for (i = 0; i < l->n; i++)
     order[i] = i;
-  wt_sort_list = l;
-  qsort(order, l->n, sizeof(*order), wt_id_cmp);
+  qsort_r(order, l->n, sizeof(*order), wt_id_cmp, l);
   for (i = 0; i < l->n; i++) {
     pos[order[i]] = i;
     files[i] = l->files[order[i]];
