@@ -37,8 +37,16 @@ EXT_OBJ     := $(EXT_SRC:ext/%.c=$(BUILD)/obj/%.o)
 EXT_CFLAGS   = $(WARN) $(STD) -fPIC -Iext -DWEIGHTS_VERSION='"$(VERSION)"' $(CJSON_CFLAGS) -MMD -MP
 EXT_LIBS     = $(CJSON_LIBS) -lxxhash -lm
 
+# Remote files over http(s):// and hf:// (ext/io/http.c) need libcurl;
+# `make REMOTE=0` builds without it (remote paths then give an error).
+REMOTE ?= 1
+ifeq ($(REMOTE),1)
+EXT_CFLAGS  += -DWT_REMOTE
+EXT_LIBS    += -lcurl
+endif
+
 # Debian packages the build and the tests need.
-DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev xxhash
+DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev xxhash libcurl4-openssl-dev
 
 .PHONY: all deps demo demo-run test test-run testdata clean format install uninstall
 

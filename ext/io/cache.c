@@ -101,7 +101,8 @@ int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source
     if (s->path_len != n || memcmp(s->path, path, n) != 0)
       continue;
     /* stat only when there is an entry to check, not for every new file */
-    if (stat(s->path, &st) != 0 || !wt_cache_fresh(s, &st) ||
+    /* a remote source checks its ETag on every response instead */
+    if ((!s->file.remote && (stat(s->path, &st) != 0 || !wt_cache_fresh(s, &st))) ||
         (format != 0 && s->model.format != format)) {
       wt_cache_drop(c, prev); /* changed on disk, or asked as another format */
       break;

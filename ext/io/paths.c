@@ -23,6 +23,7 @@
 */
 #define _GNU_SOURCE /* tdestroy */
 #include "paths.h"
+#include "url.h"
 
 #include <cJSON.h>
 #include <dirent.h>
@@ -748,6 +749,8 @@ static int wt_dispatch(wt_paths *x, char *path, size_t n) {
   size_t at;
   int m, rc;
   x->out->kind = WT_PATHS_FILE;
+  if (wt_url_is_remote(path, n)) /* a URL: the file layer reads it (url.h) */
+    return wt_list_add(x, path, n);
   if (n > 0 && stat(path, &st) == 0) {
     if (S_ISDIR(st.st_mode))
       return wt_expand_dir(x, path, 0);
