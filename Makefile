@@ -96,6 +96,10 @@ DECODE_TEST_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o) $(DECODE_SRC:ext/%.c=$
 $(BUILD)/decode_test: tests/decode_test.c $(DECODE_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/decode_test.c $(DECODE_TEST_OBJ) $(EXT_LIBS)
 
+# Unit tests of remote path resolution (ext/io/url.c), worked out by hand.
+$(BUILD)/url_test: tests/url_test.c ext/io/url.c ext/io/url.h $(BASE_SRC) | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext -o $@ tests/url_test.c ext/io/url.c $(BASE_SRC)
+
 # The parsers given a file's first bytes a piece at a time say what they say
 # given all of it (tests/prefix_test.c), under AddressSanitizer + UBSan.
 $(BUILD)/prefix_test: tests/prefix_test.c $(PARSER_SRC) $(EXT_HDR) | $(BUILD)
@@ -140,7 +144,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 
 # The last line printed is the runner's "TOTAL: N passed, M failed, K skipped".
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/prefix_test
+          $(BUILD)/decode_test $(BUILD)/prefix_test $(BUILD)/url_test
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
 	tail -1 $(BUILD)/decode_test.log
@@ -148,6 +152,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	  $(BUILD)/demo/*.gguf $(BUILD)/demo/*.safetensors > $(BUILD)/prefix_test.log || \
 	  { cat $(BUILD)/prefix_test.log; exit 1; }
 	tail -1 $(BUILD)/prefix_test.log
+	$(BUILD)/url_test
 	sh tests/run_sql_examples.sh $(MODULE)
 	/usr/bin/python3 tests/python_test.py $(MODULE)
 	sh tests/node_test.sh $(MODULE)

@@ -213,8 +213,9 @@ int wt_url_resolve(const char *p, size_t n, const char *endpoint, wt_url *out, w
   en = strlen(endpoint);
   while (en > 0 && endpoint[en - 1] == '/')
     en--;
+  /* hf:// paths are percent-encoded here; http URLs must come encoded */
   for (i = 0; i < n; i++)
-    if ((unsigned char)p[i] <= ' ' || p[i] == 0x7f)
+    if ((unsigned char)p[i] < ' ' || p[i] == 0x7f || (p[i] == ' ' && !wt_prefix(p, n, "hf://")))
       return wt_fail(err, "a URL may not contain spaces or control characters");
   b = malloc(sizeof(*b));
   if (b == NULL)
