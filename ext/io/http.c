@@ -220,18 +220,18 @@ static int wt_transfer_error(wt_http *h, const wt_file *f, CURLcode rc, long cod
   switch (h->why) {
   case WT_IGNORED_RANGE:
     return wt_fail(err,
-                   "%s: the server ignores Range requests (it answered 200 with the whole "
+                   "%sthe server ignores Range requests (it answered 200 with the whole "
                    "file); stopped at once instead of downloading it",
                    h->shown);
   case WT_BAD_RANGE:
-    return wt_fail(err, "%s: wrong Content-Range \"%s\" for bytes %llu-%llu", h->shown, h->cr,
+    return wt_fail(err, "%swrong Content-Range \"%s\" for bytes %llu-%llu", h->shown, h->cr,
                    U(h->off), U(h->off + h->want - 1));
   case WT_TOO_LONG:
-    return wt_fail(err, "%s: the server sent more than the %zu bytes asked at byte %llu", h->shown,
+    return wt_fail(err, "%sthe server sent more than the %zu bytes asked at byte %llu", h->shown,
                    h->want, U(h->off));
   case WT_CHANGED:
     return wt_fail(err,
-                   "%s: file changed on the server (ETag %s and %llu bytes at open, now ETag %s, "
+                   "%sfile changed on the server (ETag %s and %llu bytes at open, now ETag %s, "
                    "Content-Range %s)",
                    h->shown, h->etag[0] ? h->etag : "none", U(f->size),
                    h->resp_etag[0] ? h->resp_etag : "none", h->cr);
@@ -239,22 +239,22 @@ static int wt_transfer_error(wt_http *h, const wt_file *f, CURLcode rc, long cod
     break;
   }
   if (code == 401 || code == 403)
-    return wt_fail(err, "%s: HTTP %ld: access denied: the file needs a token: set HF_TOKEN%s",
+    return wt_fail(err, "%sHTTP %ld: access denied: the file needs a token: set HF_TOKEN%s",
                    h->shown, code, h->hdrs ? " (the token given was refused)" : "");
   if (code == 404)
-    return wt_fail(err, "%s: HTTP 404: not found", h->shown);
+    return wt_fail(err, "%sHTTP 404: not found", h->shown);
   if (rc == CURLE_TOO_MANY_REDIRECTS)
-    return wt_fail(err, "%s: more than %d redirects", h->shown, WT_HTTP_MAX_REDIRS);
+    return wt_fail(err, "%smore than %d redirects", h->shown, WT_HTTP_MAX_REDIRS);
   if (rc == CURLE_UNSUPPORTED_PROTOCOL)
-    return wt_fail(err, "%s: a redirect to a protocol other than http or https", h->shown);
+    return wt_fail(err, "%sa redirect to a protocol other than http or https", h->shown);
   if (rc == CURLE_OPERATION_TIMEDOUT)
-    return wt_fail(err, "%s: the transfer stalled or timed out", h->shown);
+    return wt_fail(err, "%sthe transfer stalled or timed out", h->shown);
   if (rc != CURLE_OK && rc != CURLE_WRITE_ERROR)
-    return wt_fail(err, "%s: %s", h->shown, curl_easy_strerror(rc));
+    return wt_fail(err, "%s%s", h->shown, curl_easy_strerror(rc));
   if (code == 206)
-    return wt_fail(err, "%s: short body: %zu of the %zu bytes asked at byte %llu", h->shown, h->got,
+    return wt_fail(err, "%sshort body: %zu of the %zu bytes asked at byte %llu", h->shown, h->got,
                    h->want, U(h->off));
-  return wt_fail(err, "%s: HTTP %ld for bytes %llu-%llu", h->shown, code, U(h->off),
+  return wt_fail(err, "%sHTTP %ld for bytes %llu-%llu", h->shown, code, U(h->off),
                  U(h->off + h->want - 1));
 }
 
@@ -347,20 +347,13 @@ static void wt_hf_token(char *buf, size_t size) {
       buf[0] = 0; /* never put control bytes in a header */
 }
 
-/* The URL without user info, for messages. */
-static void wt_shown_url(const char *url, char *out, size_t size) {
-  const char *s = strstr(url, "://"), *at, *end;
-  if (s == NULL) {
-    snprintf(out, size, "%s", url);
-    return;
-  }
-  s += 3;
-  end = s + strcspn(s, "/?#");
-  at = memchr(s, '@', (size_t)(end - s));
-  if (at == NULL)
-    snprintf(out, size, "%s", url);
+/* What messages say before their text: the callers name the path, so
+** only the URL an hf:// path resolved to, "(URL) ". */
+static void wt_shown_url(const char *url, int is_hf, char *out, size_t size) {
+  if (is_hf)
+    snprintf(out, size, "(%.500s) ", url);
   else
-    snprintf(out, size, "%.*s%s", (int)(s - url), url, at + 1);
+    out[0] = 0;
 }
 
 static int wt_http_read_at(const wt_file *f, uint64_t off, size_t n, void *buf, wt_error *err) {
@@ -368,7 +361,7 @@ static int wt_http_read_at(const wt_file *f, uint64_t off, size_t n, void *buf, 
   uint64_t end;
   long code;
   if (wt_add(off, n, &end) != 0 || end > f->size)
-    return wt_fail(err, "%s: read of %zu bytes at byte %llu is past the end (%llu bytes)", h->shown,
+    return wt_fail(err, "%sread of %zu bytes at byte %llu is past the end (%llu bytes)", h->shown,
                    n, U(off), U(f->size));
   if (n == 0)
     return 0;
@@ -426,7 +419,7 @@ static int wt_http_setup(wt_http *h, int token_ok) {
   curl_easy_setopt(c, CURLOPT_UNRESTRICTED_AUTH, 0L);
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1024L);
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, stall);
   curl_easy_setopt(c, CURLOPT_USERAGENT, "sqlite-weights/" WEIGHTS_VERSION);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, wt_on_header);
@@ -456,7 +449,7 @@ int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
   }
   h->url = u.url;
   u.url = NULL;
-  wt_shown_url(h->url, h->shown, sizeof(h->shown));
+  wt_shown_url(h->url, u.is_hf, h->shown, sizeof(h->shown));
   f->ops = &wt_http_ops;
   f->impl = h;
   f->remote = 1;
@@ -474,7 +467,7 @@ int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
   h->opening = 0;
   if (code == 416) { /* an empty file: "bytes * /0" */
     if (wt_parse_range(h->cr, &a, &b, &t) != 0 || t != 0) {
-      wt_fail(err, "%s: HTTP 416 for the first bytes, Content-Range \"%s\"", h->shown, h->cr);
+      wt_fail(err, "%sHTTP 416 for the first bytes, Content-Range \"%s\"", h->shown, h->cr);
       goto fail;
     }
     h->first_n = 0;

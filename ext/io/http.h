@@ -21,7 +21,7 @@
 ** is sent only when the URL's host and port are HF_ENDPOINT's, and libcurl
 ** (CURLOPT_UNRESTRICTED_AUTH 0) drops it on a redirect to another host.
 **
-** Faults: connect timeout 10 s, a stall (under 1 byte/s) for
+** Faults: connect timeout 10 s, a stall (under 1 KiB/s) for
 ** SQLITE_WEIGHTS_HTTP_STALL seconds (default 30) aborts; connection errors,
 ** short bodies, 429 and 5xx are retried up to WT_HTTP_RETRIES times with a
 ** backoff of 200 ms doubling to 5 s, or Retry-After (at most 30 s), within
