@@ -305,6 +305,24 @@ def main():
         ok([e["auth"] for e in srv.log()] == [False], "no token to a host that is not the endpoint's", srv.log())
         conn.close()
         del os.environ["HF_TOKEN"]
+
+        # 4. remote access off per connection
+        conn = connect()
+        demo = srv.base + "/files/demo/tiny-llama.gguf"
+        ok(rows(conn, "SELECT weights_remote()") == [(1,)], "remote access is on by default")
+        ok(rows(conn, "SELECT weights_remote(0)") == [(0,)], "weights_remote(0)")
+        srv.reset()
+        expect_error(conn, "SELECT count(*) FROM gguf(?)", (demo,), "remote access is off", "off: gguf()")
+        expect_error(conn, "SELECT tensor_hash(?, 'token_embd.weight')", (demo,), "remote access is off",
+                     "off: tensor_hash()")
+        ok(srv.log() == [], "off: no request", srv.log())
+        ok(rows(conn, "SELECT count(*) FROM gguf(?)", "build/demo/tiny-llama.gguf") == [(21,)],
+           "off: local files still read")
+        ok(rows(conn, "SELECT weights_remote(1)") == [(1,)] and
+           rows(conn, "SELECT count(*) FROM gguf(?)", demo) == [(21,)], "weights_remote(1) turns it on")
+        conn.execute("CREATE VIEW v AS SELECT weights_remote(1)")
+        expect_error(conn, "SELECT * FROM v", (), "unsafe use", "weights_remote is DIRECTONLY")
+        conn.close()
     finally:
         srv.stop()
     print("remote: %d passed, %d failed" % (passed, failed))

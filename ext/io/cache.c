@@ -7,6 +7,7 @@
 ** function call still uses stays alive until they release it.
 */
 #include "cache.h"
+#include "url.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ struct wt_cache {
   wt_entry *head;
   uint64_t n_entries, bytes;
   uint64_t hits, misses, values_decoded;
+  int remote_off; /* weights_remote(0) */
 };
 
 wt_cache *wt_cache_new(void) {
@@ -96,6 +98,8 @@ int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source
   wt_entry *e, *prev = NULL;
   if (c == NULL)
     return wt_source_open(path, n, format, out, err);
+  if (c->remote_off && wt_url_is_remote(path, n))
+    return wt_fail(err, "remote access is off for this connection (weights_remote(1) turns it on)");
   for (e = c->head; e != NULL; prev = e, e = e->next) {
     wt_source *s = e->src;
     if (s->path_len != n || memcmp(s->path, path, n) != 0)
@@ -132,6 +136,16 @@ int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source
   c->bytes += e->bytes;
   wt_cache_trim(c);
   return 0;
+}
+
+int wt_cache_remote(wt_cache *c, int on) {
+  if (on >= 0)
+    c->remote_off = !on;
+#ifdef WT_REMOTE
+  return !c->remote_off;
+#else
+  return 0;
+#endif
 }
 
 /* FNV-1a hash of a string. */

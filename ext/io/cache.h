@@ -49,6 +49,11 @@ typedef struct wt_cache_stats {
 } wt_cache_stats;
 void wt_cache_get_stats(const wt_cache *c, wt_cache_stats *out);
 
+/* Remote access (http://, https://, hf://) for this connection: on = 1
+** allows, 0 refuses (wt_cache_open fails), -1 leaves it.  Returns the
+** setting: 0 too when the module was built with REMOTE=0. */
+int wt_cache_remote(wt_cache *c, int on);
+
 /* Add n to the values_decoded counter (c may be NULL). */
 void wt_cache_count_decoded(wt_cache *c, uint64_t n);
 
