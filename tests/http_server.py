@@ -3,8 +3,9 @@
 
 Serves the files under ROOT on 127.0.0.1 (port 0: the kernel picks one,
 printed as the first line on stdout) with a ThreadingHTTPServer, single
-ranges only ("bytes=a-b", "bytes=a-", "bytes=-n"), a strong ETag per file,
-and these paths:
+ranges only ("bytes=a-b", "bytes=a-", "bytes=-n"), a strong ETag per file
+(size and modification time; If-None-Match with it gives 304), and these
+paths:
 
   /files/PATH                       the file, 206 for a Range, 200 without
   /ORG/REPO/resolve/REV/PATH        the Hub: 302 to /files/PATH with
@@ -150,6 +151,8 @@ class Handler(BaseHTTPRequestHandler):
         etag = etag_of(local)
         if fault == "change" and n > 1:
             etag = '"changed-%d"' % n
+        if self.headers.get("If-None-Match") == etag:
+            return self.plain(304, b"", [("ETag", etag)])
         rng = self.headers.get("Range")
         start, end = 0, size - 1
         status = 200

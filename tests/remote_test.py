@@ -202,6 +202,10 @@ def main():
     for k in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"):
         os.environ.pop(k, None)
     os.environ["HF_TOKEN_PATH"] = "/nonexistent/token"
+    cache_dir = os.path.abspath(os.path.join(ROOT, "remote", "cache"))
+    subprocess.run(["rm", "-rf", cache_dir], check=True)
+    os.environ["SQLITE_WEIGHTS_CACHE_DIR"] = cache_dir
+    os.environ["SQLITE_WEIGHTS_CACHE"] = "off"  # until part 5
     try:
         conn = connect()
         # 1. the same rows and bytes as the local files
@@ -323,6 +327,50 @@ def main():
         conn.execute("CREATE VIEW v AS SELECT weights_remote(1)")
         expect_error(conn, "SELECT * FROM v", (), "unsafe use", "weights_remote is DIRECTONLY")
         conn.close()
+        ok(not os.path.exists(cache_dir), "SQLITE_WEIGHTS_CACHE=off: nothing written")
+
+        # 5. the header cache on disk
+        del os.environ["SQLITE_WEIGHTS_CACHE"]
+        q = "SELECT * FROM gguf(?)"
+        local = rows(connect(), q, os.path.join(ROOT, big_rel))
+        srv.reset()
+        conn = connect()
+        ok(rows(conn, q, big) == local, "disk cache: first query")
+        conn.close()
+        ok(len(srv.log()) == 3 and len(glob.glob(cache_dir + "/*.hdr")) == 1, "disk cache: written",
+           srv.log())
+        srv.reset()
+        conn = connect()  # a new connection: nothing in memory
+        ok(rows(conn, q, big) == local, "disk cache: second query, same rows")
+        log = srv.log()
+        ok([e["status"] for e in log] == [304], "disk cache: one conditional request (304)", log)
+        srv.reset()
+        r = rows(conn, "SELECT gguf_blob(?, 'big.weight')", big)
+        ok(not isinstance(r, tuple) and r[0][0] == want and
+           sum(e["bytes"] for e in srv.log()) == tbytes, "disk cache: blob read after a 304", srv.log()[:2])
+        conn.close()
+        commit = "hf://org/repo@0123456789abcdef0123456789abcdef01234567/" + big_rel
+        conn = connect()
+        rows(conn, q, commit)
+        conn.close()
+        srv.reset()
+        conn = connect()
+        ok(rows(conn, q, commit) == local and srv.log() == [], "disk cache: a commit's file: no request",
+           srv.log())
+        conn.close()
+        os.utime(os.path.join(ROOT, big_rel), ns=(1, 1))  # a new ETag on the server
+        srv.reset()
+        conn = connect()
+        ok(rows(conn, q, big) == local, "disk cache: a changed file is read again")
+        ok([e["status"] for e in srv.log()][:1] == [206], "disk cache: changed ETag gives 206", srv.log())
+        conn.close()
+        os.environ["SQLITE_WEIGHTS_CACHE_MB"] = "1"
+        conn = connect()
+        rows(conn, q, srv.base + "/files/demo/tiny-llama.gguf")
+        conn.close()
+        del os.environ["SQLITE_WEIGHTS_CACHE_MB"]
+        size = sum(os.path.getsize(p) for p in glob.glob(cache_dir + "/*.hdr"))
+        ok(size <= 1 << 20, "disk cache: bounded by SQLITE_WEIGHTS_CACHE_MB", size)
     finally:
         srv.stop()
     print("remote: %d passed, %d failed" % (passed, failed))

@@ -6,9 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "disk_cache.h"
 #include "url.h"
 
 #ifndef WT_REMOTE
+
+void wt_http_header_read(const wt_file *f, const unsigned char *bytes, size_t n) {
+  (void)f;
+  (void)bytes;
+  (void)n;
+}
 
 int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
   (void)p;
@@ -44,8 +51,11 @@ typedef struct wt_http {
   unsigned char *dst;
   uint64_t off;
   size_t want, got, discarded;
-  int opening; /* the first request: the size is not known yet */
+  int opening;     /* the first request: the size is not known yet */
+  int conditional; /* the first request carries If-None-Match */
+  int from_disk;   /* first[] came from the disk cache, unchanged */
   int body_started, why;
+  int has_token;       /* an Authorization header is sent */
   char cr[128];        /* Content-Range of the last response */
   char resp_etag[256]; /* ETag of the last response */
   uint64_t cr_start, cr_end, cr_total;
@@ -240,7 +250,7 @@ static int wt_transfer_error(wt_http *h, const wt_file *f, CURLcode rc, long cod
   }
   if (code == 401 || code == 403)
     return wt_fail(err, "%sHTTP %ld: access denied: the file needs a token: set HF_TOKEN%s",
-                   h->shown, code, h->hdrs ? " (the token given was refused)" : "");
+                   h->shown, code, h->has_token ? " (the token given was refused)" : "");
   if (code == 404)
     return wt_fail(err, "%sHTTP 404: not found", h->shown);
   if (rc == CURLE_TOO_MANY_REDIRECTS)
@@ -287,8 +297,8 @@ static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, voi
     *status = code;
     if (rc == CURLE_OK && code == 206 && h->body_started && h->why == WT_OK && h->got == h->want)
       return 0;
-    if (h->opening && rc == CURLE_OK && code == 416)
-      return 0; /* past the end: the caller reads the size from h->cr */
+    if (h->opening && rc == CURLE_OK && (code == 416 || (code == 304 && h->conditional)))
+      return 0; /* past the end (the caller reads the size from h->cr), or not modified */
     if (h->why != WT_OK || attempt >= retries ||
         !(wt_transient(rc) || code == 429 || (code >= 500 && code != 501) ||
           (rc == CURLE_OK && code == 206)))
@@ -394,22 +404,40 @@ static void wt_http_close(wt_file *f) {
 
 static const wt_file_ops wt_http_ops = {wt_http_read_at, wt_http_unchanged, wt_http_close};
 
-/* Set the options of the easy handle. */
-static int wt_http_setup(wt_http *h, int token_ok) {
-  CURL *c = h->curl;
+/* The request headers: the token when token_ok, If-None-Match when etag. */
+static int wt_http_headers(wt_http *h, int token_ok, const char *etag) {
   char token[4096], line[4200];
-  long stall = wt_env_long("SQLITE_WEIGHTS_HTTP_STALL", 30, 1, 3600);
+  struct curl_slist *l = NULL, *t;
   if (token_ok) {
     wt_hf_token(token, sizeof(token));
     if (token[0] != 0) {
       snprintf(line, sizeof(line), "Authorization: Bearer %s", token);
-      h->hdrs = curl_slist_append(NULL, line);
+      l = curl_slist_append(NULL, line);
       memset(token, 0, sizeof(token));
       memset(line, 0, sizeof(line));
-      if (h->hdrs == NULL)
+      if (l == NULL)
         return -1;
     }
   }
+  if (etag != NULL) {
+    snprintf(line, sizeof(line), "If-None-Match: %s", etag);
+    if ((t = curl_slist_append(l, line)) == NULL) {
+      curl_slist_free_all(l);
+      return -1;
+    }
+    l = t;
+  }
+  curl_slist_free_all(h->hdrs);
+  h->hdrs = l;
+  h->has_token = token_ok && l != NULL && etag == NULL ? 1 : h->has_token;
+  curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, l);
+  return 0;
+}
+
+/* Set the options of the easy handle. */
+static int wt_http_setup(wt_http *h) {
+  CURL *c = h->curl;
+  long stall = wt_env_long("SQLITE_WEIGHTS_HTTP_STALL", 30, 1, 3600);
   if (curl_easy_setopt(c, CURLOPT_URL, h->url) != CURLE_OK ||
       curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
       curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK)
@@ -425,15 +453,35 @@ static int wt_http_setup(wt_http *h, int token_ok) {
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, wt_on_header);
   curl_easy_setopt(c, CURLOPT_HEADERDATA, h);
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, wt_on_body);
-  if (h->hdrs != NULL)
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h->hdrs);
   return 0;
+}
+
+/* Take the header kept on disk as the first bytes. */
+static int wt_http_use_kept(wt_http *h, wt_file *f, wt_disk_entry *e) {
+  free(h->first);
+  h->first = e->bytes;
+  h->first_n = e->n;
+  e->bytes = NULL;
+  f->size = e->size;
+  snprintf(h->etag, sizeof(h->etag), "%s", e->etag);
+  h->from_disk = 1;
+  wt_disk_entry_free(e);
+  return 0;
+}
+
+void wt_http_header_read(const wt_file *f, const unsigned char *bytes, size_t n) {
+  wt_http *h = f->impl;
+  if (h == NULL || (h->from_disk && n <= h->first_n))
+    return; /* nothing new to keep */
+  wt_disk_cache_put(h->url, h->etag, f->size, bytes, n);
 }
 
 int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
   wt_url u;
   wt_http *h;
+  wt_disk_entry e;
   long code = 0;
+  int kept, rc;
   uint64_t a, b, t;
   memset(f, 0, sizeof(*f));
   f->fd = -1;
@@ -455,16 +503,32 @@ int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
   f->remote = 1;
   h->curl = curl_easy_init();
   h->first = malloc((size_t)WT_HTTP_FIRST);
-  if (h->curl == NULL || h->first == NULL || wt_http_setup(h, u.token_ok) != 0) {
+  kept = wt_disk_cache_get(h->url, &e) == 0;
+  if (h->curl == NULL || h->first == NULL || wt_http_setup(h) != 0 ||
+      wt_http_headers(h, u.token_ok, kept && e.etag[0] ? e.etag : NULL) != 0) {
     wt_url_free(&u);
+    wt_disk_entry_free(&e);
     wt_file_close(f);
     return wt_fail(err, "cannot set up an HTTP transfer (out of memory?)");
   }
-  wt_url_free(&u);
+  if (kept && u.immutable) { /* a commit's file never changes: no request */
+    wt_url_free(&u);
+    return wt_http_use_kept(h, f, &e);
+  }
+  h->conditional = kept && e.etag[0];
   h->opening = 1;
-  if (wt_fetch(h, f, 0, (size_t)WT_HTTP_FIRST, h->first, &code, err) != 0)
-    goto fail;
+  rc = wt_fetch(h, f, 0, (size_t)WT_HTTP_FIRST, h->first, &code, err);
   h->opening = 0;
+  if (rc == 0 && h->conditional && wt_http_headers(h, u.token_ok, NULL) != 0)
+    rc = wt_fail(err, "out of memory");
+  wt_url_free(&u);
+  if (rc != 0) {
+    wt_disk_entry_free(&e);
+    goto fail;
+  }
+  if (code == 304 && h->conditional) /* not modified: the kept header holds */
+    return wt_http_use_kept(h, f, &e);
+  wt_disk_entry_free(&e);
   if (code == 416) { /* an empty file: "bytes * /0" */
     if (wt_parse_range(h->cr, &a, &b, &t) != 0 || t != 0) {
       wt_fail(err, "%sHTTP 416 for the first bytes, Content-Range \"%s\"", h->shown, h->cr);

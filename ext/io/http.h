@@ -46,4 +46,8 @@
 ** f.  Returns 0, or -1 with err set and f closed. */
 int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err);
 
+/* The header of f was read and parsed: its first n bytes; keep them in
+** the disk cache (disk_cache.h) unless they came from there. */
+void wt_http_header_read(const wt_file *f, const unsigned char *bytes, size_t n);
+
 #endif

@@ -173,6 +173,8 @@ int wt_source_open(const char *path, size_t n, int format, wt_source **out, wt_e
     wt_source_release(s);
     return -1;
   }
+  if (s->file.remote) /* kept on disk for the next open (disk_cache.h) */
+    wt_http_header_read(&s->file, s->header, s->header_avail);
   *out = s;
   return 0;
 }
