@@ -120,7 +120,7 @@ static int wt_older(const void *a, const void *b) {
 
 /* Remove the oldest *.hdr files until the folder is within its bound. */
 static void wt_disk_trim(void) {
-  char dir[PATH_MAX], path[PATH_MAX + 70];
+  char dir[PATH_MAX];
   const char *v = getenv("SQLITE_WEIGHTS_CACHE_MB");
   uint64_t max = (uint64_t)(v && atol(v) > 0 ? atol(v) : WT_DISK_MAX_MB) << 20, total = 0;
   wt_disk_file *files = NULL;
@@ -134,8 +134,7 @@ static void wt_disk_trim(void) {
     size_t len = strlen(d->d_name);
     if (len < 5 || len >= 64 || strcmp(d->d_name + len - 4, ".hdr") != 0)
       continue;
-    snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    if (fstatat(dirfd(dp), d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
       continue;
     if (n == cap) {
       wt_disk_file *p = realloc(files, (cap = cap ? 2 * cap : 64) * sizeof(*files));
@@ -143,19 +142,17 @@ static void wt_disk_trim(void) {
         break;
       files = p;
     }
-    snprintf(files[n].name, sizeof(files[n].name), "%s", d->d_name);
+    memcpy(files[n].name, d->d_name, len + 1);
     files[n].mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
     files[n].bytes = (uint64_t)st.st_size;
     total += files[n].bytes;
     n++;
   }
-  closedir(dp);
   qsort(files, n, sizeof(*files), wt_older);
-  for (i = 0; i < n && total > max; i++) {
-    snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
-    if (unlink(path) == 0)
+  for (i = 0; i < n && total > max; i++)
+    if (unlinkat(dirfd(dp), files[i].name, 0) == 0)
       total -= files[i].bytes;
-  }
+  closedir(dp);
   free(files);
 }
 
