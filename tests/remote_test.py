@@ -220,6 +220,24 @@ def main():
             same_everywhere(conn, srv, rel, kind)
         for rel, kind in files[:2]:
             check_functions(conn, srv, rel, kind)
+        # a split GGUF and a sharded index: their other files read remotely
+        for rel, t in (("testdata/trees/split/x-00001-of-00003.gguf", "gguf"),
+                       ("testdata/trees/sharded_gen/model.safetensors.index.json", "safetensors"),
+                       ("testdata/trees/sharded/model.safetensors.index.json", "safetensors")):
+            q = "SELECT *, file FROM %s(?)" % t
+            want = rows(conn, q, os.path.join(ROOT, rel))
+            for p in (srv.base + "/files/" + rel, "hf://org/repo/" + rel):
+                got = rows(conn, q, p)
+                base = p[:p.rindex("/") + 1]
+                got = [r[:-1] + (os.path.basename(r[-1]),) for r in got] if not isinstance(got, tuple) else got
+                ok(not isinstance(want, tuple) and len(want) > 1 and
+                   got == [r[:-1] + (os.path.basename(r[-1]),) for r in want], "%s(%s)" % (t, p),
+                   "%s vs %s" % (str(got)[:200], str(want)[:200]))
+                files_read = rows(conn, "SELECT DISTINCT file FROM %s(?)" % t, p)
+                ok(all(f[0].startswith(base) for f in files_read), "parts read from " + base, files_read)
+        expect_error(conn, "SELECT * FROM tensors(?)",
+                     ("hf://org/repo/testdata/trees/index_bad/missing_shard.safetensors.index.json",),
+                     "model-00004-of-00004.safetensors) HTTP 404: not found", "a missing remote shard")
         conn.close()
 
         # 2. requests and bytes

@@ -423,7 +423,7 @@ static int wt_expand_split(wt_paths *x, const char *path, size_t n, size_t at, i
   for (i = 1; i <= m; i++) {
     for (k = 0, v = i; k < 5; k++, v /= 10)
       part[at + 4 - (size_t)k] = (char)('0' + v % 10);
-    if (i > 1 && stat(part, &st) != 0 && errno == ENOENT) {
+    if (i > 1 && !wt_url_is_remote(part, n) && stat(part, &st) != 0 && errno == ENOENT) {
       char q[WT_PATH_QUOTE];
       return wt_fail(x->err, "split GGUF part %d of %d is missing: %s", i, m,
                      wt_quote(q, sizeof(q), part, n));
@@ -606,7 +606,7 @@ static int wt_index_shard(wt_index *ix, const char *dir, size_t dn, wt_str s) {
   size_t len;
   if (wt_join(path, dir, dn, s.p, s.n, &len, ix->x->err))
     return -1;
-  if (stat(path, &st) != 0 && errno == ENOENT)
+  if (!wt_url_is_remote(path, len) && stat(path, &st) != 0 && errno == ENOENT)
     return wt_fail(ix->x->err, "the weight_map names shard file %s, which is missing",
                    wt_quote(q, sizeof(q), s.p, s.n));
   return wt_list_add(ix->x, path, len);
@@ -749,8 +749,14 @@ static int wt_dispatch(wt_paths *x, char *path, size_t n) {
   size_t at;
   int m, rc;
   x->out->kind = WT_PATHS_FILE;
-  if (wt_url_is_remote(path, n)) /* a URL: the file layer reads it (url.h) */
+  if (wt_url_is_remote(path, n)) { /* a URL (url.h): a split GGUF, an index or one file */
+    if ((m = wt_split_count(path, n, &at)) > 0)
+      return wt_expand_split(x, path, n, at, m);
+    if (wt_ends(path, n, ".json") && (rc = wt_expand_index(x, path, n)) <= 0)
+      return rc;
+    x->out->kind = WT_PATHS_FILE;
     return wt_list_add(x, path, n);
+  }
   if (n > 0 && stat(path, &st) == 0) {
     if (S_ISDIR(st.st_mode))
       return wt_expand_dir(x, path, 0);
