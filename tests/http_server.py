@@ -8,6 +8,9 @@ ranges only ("bytes=a-b", "bytes=a-", "bytes=-n"), a strong ETag per file
 paths:
 
   /files/PATH                       the file, 206 for a Range, 200 without
+  /api/models/ORG/REPO/tree/REV[/FOLDER]   the Hub's tree API over ROOT
+                                    (recursive, 3 entries a page, Link rel="next";
+                                    REPO "private" needs the token)
   /ORG/REPO/resolve/REV/PATH        the Hub: 302 to /files/PATH with
                                     X-Repo-Commit and X-Linked-Etag (as the Hub's CDN
                                     redirect), also under /datasets/
@@ -95,6 +98,9 @@ class Handler(BaseHTTPRequestHandler):
                 LOG.clear()
                 COUNTS.clear()
             return self.plain(200, b"ok")
+        m = re.match(r"^/api/(models|datasets|spaces)/([^/]+)/([^/]+)/tree/([^/]+)(/[^?]*)?$", path)
+        if m:
+            return self.tree(m.group(5) or "", m.group(1), m.group(2), m.group(3), m.group(4))
         m = re.match(r"^/(datasets/|spaces/)?([^/]+)/([^/]+)/resolve/([^/]+)/(.+)$", path)
         if m and not path.startswith("/files/") and not path.startswith("/f/"):
             org, repo, rev, rest = m.group(2), m.group(3), m.group(4), m.group(5)
@@ -124,6 +130,34 @@ class Handler(BaseHTTPRequestHandler):
         if not local.startswith(ROOT + os.sep) or not os.path.isfile(local):
             return self.plain(404, b"not found")
         return self.serve(local, fault, path)
+
+    def tree(self, folder, kind, org, repo, rev):
+        """The Hub's tree API over ROOT (recursive), 3 entries a page, with
+        Link rel="next" (?cursor=N); repo "private" needs the token."""
+        from urllib.parse import unquote, urlsplit, parse_qs
+        if repo == "private" and self.headers.get("Authorization") != "Bearer sekrit":
+            return self.plain(401, b"Invalid credentials")
+        base = os.path.join(ROOT, unquote(folder).strip("/"))
+        if not os.path.isdir(base) or not os.path.abspath(base).startswith(ROOT):
+            return self.plain(404, b"Entry not found")
+        entries = []
+        for d, dirs, names in os.walk(base):
+            dirs.sort()
+            for name in sorted(dirs):
+                entries.append({"type": "directory", "oid": "0" * 40,
+                                "path": os.path.relpath(os.path.join(d, name), ROOT), "size": 0})
+            for name in sorted(names):
+                full = os.path.join(d, name)
+                entries.append({"type": "file", "oid": "1" * 40, "size": os.path.getsize(full),
+                                "path": os.path.relpath(full, ROOT)})
+        q = parse_qs(urlsplit(self.path).query)
+        start = int(q.get("cursor", ["0"])[0])
+        page = entries[start:start + 3]
+        headers = []
+        if start + 3 < len(entries):
+            headers.append(("Link", '<http://127.0.0.1:%d%s?recursive=true&cursor=%d>; rel="next"' % (
+                self.server.server_address[1], urlsplit(self.path).path, start + 3)))
+        return self.plain(200, json.dumps(page).encode(), headers)
 
     def serve(self, local, fault, path):
         if fault == "notfound":

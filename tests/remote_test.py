@@ -235,6 +235,27 @@ def main():
                    "%s vs %s" % (str(got)[:200], str(want)[:200]))
                 files_read = rows(conn, "SELECT DISTINCT file FROM %s(?)" % t, p)
                 ok(all(f[0].startswith(base) for f in files_read), "parts read from " + base, files_read)
+        # a repo folder listed through the tree API (3 entries a page)
+        for folder, t in (("demo", "gguf"), ("demo", "safetensors"), ("testdata/trees/sharded", "tensors"),
+                          ("testdata/trees/split", "weights_files")):
+            q = "SELECT *, file FROM %s(?)" % t
+            if t == "weights_files":
+                q = "SELECT format, size, tensors, error, file FROM weights_files(?)"
+            want = rows(conn, q, os.path.join(ROOT, folder))
+            srv.reset()
+            got = rows(conn, q, "hf://org/repo/%s/" % folder)
+            pages = [e for e in srv.log() if e["path"].startswith("/api/")]
+            strip = lambda rs: [r[:-1] + (os.path.relpath(r[-1], ROOT) if r[-1].startswith(ROOT)
+                                          else r[-1][len("hf://org/repo/"):],) for r in rs]
+            ok(not isinstance(want, tuple) and not isinstance(got, tuple) and len(want) > 1 and
+               strip(got) == strip(want), "%s(hf://org/repo/%s/)" % (t, folder),
+               "%s vs %s" % (str(got)[:300], str(want)[:300]))
+            entries = sum(len(fs) + len(ds) for _, ds, fs in os.walk(os.path.join(ROOT, folder)))
+            ok(len(pages) == (entries + 2) // 3, "tree pages followed: %d entries" % entries, pages)
+        expect_error(conn, "SELECT * FROM gguf(?)", ("hf://org/private/demo/",), "needs a token: set HF_TOKEN",
+                     "a private repo without a token")
+        expect_error(conn, "SELECT tensor_hash(?, 'x')", ("hf://org/repo/demo/",), "names a repo or folder",
+                     "a function given a repo")
         expect_error(conn, "SELECT * FROM tensors(?)",
                      ("hf://org/repo/testdata/trees/index_bad/missing_shard.safetensors.index.json",),
                      "model-00004-of-00004.safetensors) HTTP 404: not found", "a missing remote shard")
@@ -316,6 +337,8 @@ def main():
         conn.close()
         os.environ["HF_TOKEN"] = "sekrit"
         conn = connect()
+        ok(rows(conn, "SELECT count(*) FROM gguf(?)", "hf://org/private/demo/") == [(21,)],
+           "a private repo listed with the token")
         srv.reset()
         ok(rows(conn, q, "hf://org/fault-token/" + big_rel) == [(1,)], "401 with the token: ok")
         ok(all(e["auth"] for e in srv.log()), "the token sent to the endpoint's host", srv.log())
@@ -340,6 +363,11 @@ def main():
         expect_error(conn, "SELECT count(*) FROM gguf(?)", (demo,), "remote access is off", "off: gguf()")
         expect_error(conn, "SELECT tensor_hash(?, 'token_embd.weight')", (demo,), "remote access is off",
                      "off: tensor_hash()")
+        expect_error(conn, "SELECT * FROM gguf(?)", ("hf://org/repo/demo/",), "remote access is off",
+                     "off: a repo folder")
+        expect_error(conn, "SELECT * FROM tensors(?)",
+                     ("hf://org/repo/testdata/trees/sharded_gen/model.safetensors.index.json",),
+                     "remote access is off", "off: an index")
         ok(srv.log() == [], "off: no request", srv.log())
         ok(rows(conn, "SELECT count(*) FROM gguf(?)", "build/demo/tiny-llama.gguf") == [(21,)],
            "off: local files still read")

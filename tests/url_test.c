@@ -63,8 +63,14 @@ int main(void) {
   check("http://[::1]:8080/x", "http://[::1]:8080", "http://[::1]:8080/x", 1, 0, NULL);
   /* errors */
   check("hf://org", ep, NULL, 0, 0, "ORG/REPO/FILE");
-  check("hf://org/repo", ep, NULL, 0, 0, "whole repo");
-  check("hf://org/repo/", ep, NULL, 0, 0, "whole repo");
+  check("hf://org/repo", ep, "http://127.0.0.1:8080/api/models/org/repo/tree/main?recursive=true",
+        1, 0, NULL);
+  check("hf://org/repo@v2/", ep, "http://127.0.0.1:8080/api/models/org/repo/tree/v2?recursive=true",
+        1, 0, NULL);
+  check("hf://datasets/org/d/sub dir/x/", ep,
+        "http://127.0.0.1:8080/api/datasets/org/d/tree/main/sub%20dir%2Fx?recursive=true", 1, 0,
+        NULL);
+  check("hf://org/repo/a/../", ep, NULL, 0, 0, "folder path");
   check("hf://org/repo@/x", ep, NULL, 0, 0, "revision");
   check("hf://org/../x", ep, NULL, 0, 0, "ORG/REPO/FILE");
   check("hf://org/repo/a/../b", ep, NULL, 0, 0, "'..'");

@@ -98,8 +98,8 @@ int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source
   wt_entry *e, *prev = NULL;
   if (c == NULL)
     return wt_source_open(path, n, format, out, err);
-  if (c->remote_off && wt_url_is_remote(path, n))
-    return wt_fail(err, "remote access is off for this connection (weights_remote(1) turns it on)");
+  if (wt_cache_allow(c, path, n, err) != 0)
+    return -1;
   for (e = c->head; e != NULL; prev = e, e = e->next) {
     wt_source *s = e->src;
     if (s->path_len != n || memcmp(s->path, path, n) != 0)
@@ -135,6 +135,12 @@ int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source
   c->n_entries++;
   c->bytes += e->bytes;
   wt_cache_trim(c);
+  return 0;
+}
+
+int wt_cache_allow(const wt_cache *c, const char *path, size_t n, wt_error *err) {
+  if (c != NULL && c->remote_off && wt_url_is_remote(path, n))
+    return wt_fail(err, "remote access is off for this connection (weights_remote(1) turns it on)");
   return 0;
 }
 

@@ -1,6 +1,7 @@
 /*
 ** http.c: the remote byte source over libcurl.  See http.h.
 */
+#define _GNU_SOURCE /* memmem */
 #include "http.h"
 
 #include <stdlib.h>
@@ -10,6 +11,16 @@
 #include "url.h"
 
 #ifndef WT_REMOTE
+
+int wt_http_get(const char *url, int token_ok, size_t max, char **body, size_t *n, char **next,
+                wt_error *err) {
+  (void)url;
+  (void)token_ok;
+  (void)max;
+  *body = *next = NULL;
+  *n = 0;
+  return wt_fail(err, "remote files are not supported: this module was built with REMOTE=0");
+}
 
 void wt_http_header_read(const wt_file *f, const unsigned char *bytes, size_t n) {
   (void)f;
@@ -476,6 +487,99 @@ void wt_http_header_read(const wt_file *f, const unsigned char *bytes, size_t n)
   wt_disk_cache_put(h->url, h->etag, f->size, bytes, n);
 }
 
+/* A whole body being received by wt_http_get. */
+typedef struct wt_body {
+  char *p;
+  size_t n, max;
+  int too_big;
+  char next[WT_URL_MAX + 1]; /* Link rel="next" of the last response */
+} wt_body;
+
+/* CURLOPT_WRITEFUNCTION of wt_http_get: append, within max. */
+static size_t wt_on_whole(char *p, size_t size, size_t count, void *arg) {
+  wt_body *b = arg;
+  size_t n = size * count;
+  char *q;
+  if (n > b->max - b->n) {
+    b->too_big = 1;
+    return 0;
+  }
+  q = realloc(b->p, b->n + n + 1);
+  if (q == NULL)
+    return 0;
+  memcpy(q + b->n, p, n);
+  b->p = q;
+  b->n += n;
+  b->p[b->n] = 0;
+  return n;
+}
+
+/* CURLOPT_HEADERFUNCTION of wt_http_get: keep Link's rel="next" URL. */
+static size_t wt_on_link(char *line, size_t size, size_t count, void *arg) {
+  wt_body *b = arg;
+  size_t n = size * count;
+  const char *lt, *gt;
+  if (n >= 5 && memcmp(line, "HTTP/", 5) == 0)
+    b->next[0] = 0;
+  if (n > 5 && strncasecmp(line, "link:", 5) == 0 && (lt = memchr(line, '<', n)) != NULL &&
+      (gt = memchr(lt, '>', n - (size_t)(lt - line))) != NULL &&
+      (size_t)(gt - lt - 1) <= WT_URL_MAX &&
+      memmem(gt, n - (size_t)(gt - line), "rel=\"next\"", 10)) {
+    memcpy(b->next, lt + 1, (size_t)(gt - lt - 1));
+    b->next[gt - lt - 1] = 0;
+  }
+  return n;
+}
+
+int wt_http_get(const char *url, int token_ok, size_t max, char **body, size_t *n, char **next,
+                wt_error *err) {
+  wt_http h;
+  wt_body b;
+  CURLcode rc;
+  long code = 0;
+  int ret = -1;
+  *body = *next = NULL;
+  *n = 0;
+  memset(&h, 0, sizeof(h));
+  memset(&b, 0, sizeof(b));
+  b.max = max;
+  pthread_once(&wt_curl_once, wt_curl_init);
+  h.url = (char *)url;
+  if (wt_curl_init_rc != CURLE_OK || (h.curl = curl_easy_init()) == NULL ||
+      wt_http_setup(&h) != 0 || wt_http_headers(&h, token_ok, NULL) != 0) {
+    wt_fail(err, "cannot set up an HTTP transfer");
+    goto done;
+  }
+  curl_easy_setopt(h.curl, CURLOPT_WRITEFUNCTION, wt_on_whole);
+  curl_easy_setopt(h.curl, CURLOPT_WRITEDATA, &b);
+  curl_easy_setopt(h.curl, CURLOPT_HEADERFUNCTION, wt_on_link);
+  curl_easy_setopt(h.curl, CURLOPT_HEADERDATA, &b);
+  rc = curl_easy_perform(h.curl);
+  curl_easy_getinfo(h.curl, CURLINFO_RESPONSE_CODE, &code);
+  if (b.too_big)
+    wt_fail(err, "(%s) the listing is over %zu bytes", url, max);
+  else if (rc != CURLE_OK)
+    wt_fail(err, "(%s) %s", url, curl_easy_strerror(rc));
+  else if (code == 401 || code == 403)
+    wt_fail(err, "(%s) HTTP %ld: access denied: the repo needs a token: set HF_TOKEN", url, code);
+  else if (code != 200)
+    wt_fail(err, "(%s) HTTP %ld", url, code);
+  else if ((*next = b.next[0] ? strdup(b.next) : NULL) == NULL && b.next[0])
+    wt_fail(err, "out of memory");
+  else {
+    *body = b.p ? b.p : strdup("");
+    *n = b.n;
+    b.p = NULL;
+    ret = *body ? 0 : wt_fail(err, "out of memory");
+  }
+done:
+  if (h.curl != NULL)
+    curl_easy_cleanup(h.curl);
+  curl_slist_free_all(h.hdrs);
+  free(b.p);
+  return ret;
+}
+
 int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
   wt_url u;
   wt_http *h;
@@ -490,6 +594,11 @@ int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
     return wt_fail(err, "cannot initialise libcurl");
   if (wt_url_resolve(p, n, getenv("HF_ENDPOINT"), &u, err) != 0)
     return -1;
+  if (u.is_tree) {
+    wt_url_free(&u);
+    return wt_fail(err, "this hf:// path names a repo or folder (its tables list its model "
+                        "files); a function needs one file: hf://ORG/REPO/FILE");
+  }
   h = calloc(1, sizeof(*h));
   if (h == NULL) {
     wt_url_free(&u);

@@ -46,6 +46,13 @@
 ** f.  Returns 0, or -1 with err set and f closed. */
 int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err);
 
+/* GET url whole (a listing, not a model file): at most max bytes into a
+** malloc'd NUL-terminated *body (*n bytes), and the URL of its Link
+** rel="next" into *next (malloc'd) or NULL.  The token goes with it when
+** token_ok.  0, or -1 with err set (anything but a 200 is an error). */
+int wt_http_get(const char *url, int token_ok, size_t max, char **body, size_t *n, char **next,
+                wt_error *err);
+
 /* The header of f was read and parsed: its first n bytes; keep them in
 ** the disk cache (disk_cache.h) unless they came from there. */
 void wt_http_header_read(const wt_file *f, const unsigned char *bytes, size_t n);

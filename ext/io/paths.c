@@ -23,6 +23,7 @@
 */
 #define _GNU_SOURCE /* tdestroy */
 #include "paths.h"
+#include "http_tree.h"
 #include "url.h"
 
 #include <cJSON.h>
@@ -740,6 +741,24 @@ static int wt_expand_index(wt_paths *x, const char *path, size_t n) {
   return rc;
 }
 
+/* ---- remote ---- */
+
+/* An hf:// repo or folder: its model files (http_tree.h).  1 when it was
+** one, 0 when not, -1 on error. */
+static int wt_expand_hf_tree(wt_paths *x, const char *path, size_t n) {
+  char **files;
+  size_t k, i;
+  int rc = wt_hf_tree(path, n, x->format, &files, &k, x->err);
+  x->out->kind = WT_PATHS_DIR;
+  for (i = 0; i < k; i++) {
+    if (rc > 0 && wt_list_add(x, files[i], strlen(files[i])) != 0)
+      rc = -1;
+    free(files[i]);
+  }
+  free(files);
+  return rc;
+}
+
 /* ---- the entry points ---- */
 
 /* Expand path[0..n) (NUL-terminated, n < PATH_MAX) by the rules of
@@ -750,6 +769,8 @@ static int wt_dispatch(wt_paths *x, char *path, size_t n) {
   int m, rc;
   x->out->kind = WT_PATHS_FILE;
   if (wt_url_is_remote(path, n)) { /* a URL (url.h): a split GGUF, an index or one file */
+    if ((rc = wt_expand_hf_tree(x, path, n)) != 0) /* an hf:// repo or folder */
+      return rc < 0 ? -1 : 0;
     if ((m = wt_split_count(path, n, &at)) > 0)
       return wt_expand_split(x, path, n, at, m);
     if (wt_ends(path, n, ".json") && (rc = wt_expand_index(x, path, n)) <= 0)

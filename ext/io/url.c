@@ -145,7 +145,7 @@ static int wt_repo_path_ok(const char *p, size_t n) {
 /* Resolve hf://... (p points past "hf://"). */
 static int wt_resolve_hf(wt_ubuf *b, const char *p, size_t n, wt_url *out, wt_error *err) {
   const char *kind = "";
-  const char *org, *repo, *rev = "main", *path, *slash, *end = p + n;
+  const char *p0 = p, *org, *repo, *rev = "main", *path, *slash, *end = p + n;
   size_t org_n, repo_n, rev_n = 4;
   if (n >= 9 && memcmp(p, "datasets/", 9) == 0)
     kind = "datasets/", p += 9;
@@ -182,9 +182,40 @@ static int wt_resolve_hf(wt_ubuf *b, const char *p, size_t n, wt_url *out, wt_er
                         "'-', '_' and '.'");
   if (rev_n == 0 || memchr(rev, '@', rev_n) != NULL)
     return wt_fail(err, "an hf:// path has an empty or malformed revision after '@'");
-  if (slash == NULL || slash + 1 >= end)
-    return wt_fail(err, "an hf:// path names a whole repo; name a file inside it "
-                        "(ORG/REPO/FILE): listing repos is not supported yet");
+  out->is_hf = 1;
+  if (slash == NULL || slash + 1 >= end || end[-1] == '/') { /* a repo or a folder: its tree */
+    size_t fn = slash == NULL || slash + 1 >= end ? 0 : (size_t)(end - 1 - slash - 1);
+    wt_ubuf *pre = malloc(sizeof(*pre));
+    if (pre == NULL)
+      return wt_fail(err, "out of memory");
+    if (fn > 0 && !wt_repo_path_ok(slash + 1, fn)) {
+      free(pre);
+      return wt_fail(err, "an hf:// folder path may not have empty, '.' or '..' segments");
+    }
+    pre->len = 0;
+    wt_put(pre, "hf://", 5);
+    wt_put(pre, p0, (size_t)((slash ? slash : end) - p0));
+    wt_put(pre, "/", 1);
+    out->tree_prefix = pre->len <= WT_URL_MAX ? strdup(pre->s) : NULL;
+    free(pre);
+    if (out->tree_prefix == NULL)
+      return wt_fail(err, "out of memory");
+    wt_put(b, "/api/", 5);
+    wt_put(b, kind[0] ? kind : "models/", kind[0] ? strlen(kind) : 7);
+    wt_put(b, org, org_n);
+    wt_put(b, "/", 1);
+    wt_put(b, repo, repo_n);
+    wt_put(b, "/tree/", 6);
+    wt_put_encoded(b, rev, rev_n, 0);
+    if (fn > 0) {
+      wt_put(b, "/", 1);
+      wt_put_encoded(b, slash + 1, fn, 0);
+    }
+    wt_put(b, "?recursive=true", 15);
+    out->is_tree = 1;
+    out->immutable = wt_is_commit(rev, rev_n);
+    return 0;
+  }
   path = slash + 1;
   if (!wt_repo_path_ok(path, (size_t)(end - path)))
     return wt_fail(err, "an hf:// file path may not have empty, '.' or '..' segments");
@@ -275,5 +306,6 @@ done:
 void wt_url_free(wt_url *u) {
   free(u->url);
   free(u->host);
+  free(u->tree_prefix);
   memset(u, 0, sizeof(*u));
 }

@@ -8,6 +8,10 @@
 **   hf://datasets/ORG/REPO[@REV]/PATH      ENDPOINT/datasets/ORG/REPO/resolve/REV/PATH
 **   hf://spaces/ORG/REPO[@REV]/PATH        likewise under spaces/
 **
+**   hf://ORG/REPO[@REV] and hf://ORG/REPO[@REV]/FOLDER/ (a trailing '/')
+**       a repo or a folder of one: ENDPOINT/api/models/ORG/REPO/tree/REV[/FOLDER]
+**       ?recursive=true (api/datasets/, api/spaces/ for those), is_tree set
+**
 ** REV defaults to "main"; "refs/pr/N" is one revision (three segments).
 ** REV is percent-encoded whole ('/' too), PATH keeps its '/', as the Hub's
 ** own client does.  A revision of 40 hex digits is a commit: immutable.
@@ -27,11 +31,13 @@
 #define WT_HF_ENDPOINT "https://huggingface.co"
 
 typedef struct wt_url {
-  char *url;     /* http(s) URL to fetch, malloc'd */
-  char *host;    /* its host, lowercased, without port, malloc'd */
-  int is_hf;     /* given as hf:// */
-  int immutable; /* the revision is a 40-hex commit */
-  int token_ok;  /* url's host and port are the endpoint's: a token may be sent */
+  char *url;         /* http(s) URL to fetch, malloc'd */
+  char *host;        /* its host, lowercased, without port, malloc'd */
+  int is_hf;         /* given as hf:// */
+  int immutable;     /* the revision is a 40-hex commit */
+  int token_ok;      /* url's host and port are the endpoint's: a token may be sent */
+  int is_tree;       /* a repo or folder: url is the Hub's tree API for it */
+  char *tree_prefix; /* is_tree: "hf://[KIND/]ORG/REPO[@REV]/", before each file's path */
 } wt_url;
 
 /* 1 when p[0..n) starts with http://, https:// or hf:// (any case). */
