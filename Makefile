@@ -207,7 +207,12 @@ bench-run: $(MODULE) $(BUILD)/bench
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values
+FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_url
+
+# Remote path resolution is in the io layer: its own sources.
+$(BUILD)/fuzz/fuzz_url: tests/fuzz/fuzz_url.c ext/io/url.c ext/io/url.h $(BASE_SRC)
+	mkdir -p $(BUILD)/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Iext -o $@ $< ext/io/url.c $(BASE_SRC)
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(PARSER_SRC) $(EXT_HDR)
 	mkdir -p $(BUILD)/fuzz
@@ -216,7 +221,10 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(PARSER_SRC) $(EXT_HDR)
 $(BUILD)/fuzz/corpus/.stamp: testdata
 	rm -rf $(BUILD)/fuzz/corpus
 	mkdir -p $(BUILD)/fuzz/corpus/fuzz_safetensors $(BUILD)/fuzz/corpus/fuzz_gguf \
-	  $(BUILD)/fuzz/corpus/fuzz_gguf_values
+	  $(BUILD)/fuzz/corpus/fuzz_gguf_values $(BUILD)/fuzz/corpus/fuzz_url
+	printf 'hf://org/repo@refs/pr/1/a b.gguf' > $(BUILD)/fuzz/corpus/fuzz_url/hf-pr
+	printf 'hf://datasets/org/d@v1/sub/' > $(BUILD)/fuzz/corpus/fuzz_url/hf-folder
+	printf 'https://user@[::1]:8443/x.gguf' > $(BUILD)/fuzz/corpus/fuzz_url/ipv6
 	printf '\010\000\001\005\000\000\000hello' > $(BUILD)/fuzz/corpus/fuzz_gguf_values/string-v1
 	printf '\011\010\000\002\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000a\001\000\000\000\000\000\000\000\377' \
 	  > $(BUILD)/fuzz/corpus/fuzz_gguf_values/strings-v3

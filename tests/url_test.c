@@ -54,7 +54,7 @@ int main(void) {
   check("http://127.0.0.1:8080/files/x.gguf", ep, "http://127.0.0.1:8080/files/x.gguf", 1, 0, NULL);
   check("http://127.0.0.1:8081/files/x.gguf", ep, "http://127.0.0.1:8081/files/x.gguf", 0, 0, NULL);
   check("http://localhost:8080/x.gguf", ep, "http://localhost:8080/x.gguf", 0, 0, NULL);
-  check("https://HuggingFace.co/org/r/resolve/main/x", NULL,
+  check("HTTPS://HuggingFace.co/org/r/resolve/main/x", NULL,
         "https://HuggingFace.co/org/r/resolve/main/x", 1, 0, NULL);
   check("http://huggingface.co/org/r/resolve/main/x", NULL,
         "http://huggingface.co/org/r/resolve/main/x", 0, 0, NULL);

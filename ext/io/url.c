@@ -263,6 +263,9 @@ int wt_url_resolve(const char *p, size_t n, const char *endpoint, wt_url *out, w
       goto done;
   } else if (wt_url_is_remote(p, n)) {
     wt_put(b, p, n);
+    for (i = 0; b->s[i] != ':'; i++) /* the scheme in lower case */
+      if (b->s[i] >= 'A' && b->s[i] <= 'Z')
+        b->s[i] = (char)(b->s[i] + 32);
   } else {
     wt_fail(err, "not an http://, https:// or hf:// URL");
     goto done;
