@@ -349,6 +349,15 @@ def main():
         ok([(e["host"].split(":")[0], e["auth"]) for e in log] == [("127.0.0.1", True), ("localhost", False)],
            "the token is not sent after a redirect to another host", log)
         srv.reset()
+        r = rows(conn, "SELECT gguf_blob(?, 'big.weight')", "hf://org/other-host/" + big_rel)
+        log = srv.log()
+        ok(not isinstance(r, tuple) and r[0][0] == want, "a blob through the CDN redirect")
+        ok([e["status"] for e in log].count(302) == 1 and len(log) == 1 + 3 + 1,
+           "the redirect is followed once, then its target is read (3 header + 1 blob requests)",
+           [(e["path"], e["status"]) for e in log])
+        ok([(e["host"].split(":")[0], e["auth"]) for e in log[1:]] == [("localhost", False)] * (len(log) - 1),
+           "the CDN host never gets the token", log[:3])
+        srv.reset()
         rows(conn, "SELECT count(*) FROM gguf(?)", "http://localhost:%d/files/demo/tiny-llama.gguf" % srv.port)
         ok([e["auth"] for e in srv.log()] == [False], "no token to a host that is not the endpoint's", srv.log())
         conn.close()

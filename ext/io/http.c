@@ -67,6 +67,8 @@ typedef struct wt_http {
   int from_disk;   /* first[] came from the disk cache, unchanged */
   int body_started, why;
   int has_token;       /* an Authorization header is sent */
+  int token_ok;        /* the URL's host is the endpoint's */
+  char *pinned;        /* where the first request was redirected to, used after it */
   char cr[128];        /* Content-Range of the last response */
   char resp_etag[256]; /* ETag of the last response */
   uint64_t cr_start, cr_end, cr_total;
@@ -110,6 +112,7 @@ static size_t wt_on_header(char *line, size_t size, size_t count, void *arg) {
 /* Parse "bytes A-B/T" (T may be "*": UINT64_MAX).  0 or -1. */
 static int wt_parse_range(const char *s, uint64_t *a, uint64_t *b, uint64_t *t) {
   char *end;
+  errno = 0;
   if (strncasecmp(s, "bytes ", 6) != 0)
     return -1;
   s += 6;
@@ -279,6 +282,40 @@ static int wt_transfer_error(wt_http *h, const wt_file *f, CURLcode rc, long cod
                  U(h->off + h->want - 1));
 }
 
+/* True when URLs a and b have the same host and port. */
+static int wt_same_host(const char *a, const char *b) {
+  char ha[256], hb[256];
+  int pa, pb;
+  return wt_url_host(a, ha, sizeof(ha), &pa) == 0 && wt_url_host(b, hb, sizeof(hb), &pb) == 0 &&
+         strcmp(ha, hb) == 0 && pa == pb;
+}
+
+static int wt_http_headers(wt_http *h, int token_ok, const char *etag);
+
+/* Read from where the first request was redirected (the Hub's CDN), so that
+** later requests skip the redirect; the token goes there only if its host
+** is the endpoint's.  Nothing changes when that cannot be done. */
+static void wt_http_pin(wt_http *h) {
+  char *eff = NULL, *copy;
+  if (curl_easy_getinfo(h->curl, CURLINFO_EFFECTIVE_URL, &eff) != CURLE_OK || eff == NULL ||
+      strcmp(eff, h->url) == 0 || (copy = strdup(eff)) == NULL)
+    return;
+  if (wt_http_headers(h, h->token_ok && wt_same_host(h->url, copy), NULL) != 0) {
+    free(copy);
+    return;
+  }
+  h->pinned = copy;
+  curl_easy_setopt(h->curl, CURLOPT_URL, h->pinned);
+}
+
+/* Back to the URL asked for (a pinned CDN URL may expire). */
+static int wt_http_unpin(wt_http *h) {
+  free(h->pinned);
+  h->pinned = NULL;
+  curl_easy_setopt(h->curl, CURLOPT_URL, h->url);
+  return wt_http_headers(h, h->token_ok, NULL);
+}
+
 /* GET bytes [off, off + want) into dst, retrying what may pass.  At open
 ** (h->opening) a shorter range is fine and becomes h->want. */
 static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, void *dst,
@@ -310,6 +347,13 @@ static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, voi
       return 0;
     if (h->opening && rc == CURLE_OK && (code == 416 || (code == 304 && h->conditional)))
       return 0; /* past the end (the caller reads the size from h->cr), or not modified */
+    if (h->pinned != NULL && h->why == WT_OK &&
+        (code == 401 || code == 403 || code == 404 || code == 410 || wt_transient(rc))) {
+      if (wt_http_unpin(h) != 0)
+        return wt_fail(err, "out of memory");
+      attempt--; /* the redirect again, not a retry */
+      continue;
+    }
     if (h->why != WT_OK || attempt >= retries ||
         !(wt_transient(rc) || code == 429 || (code >= 500 && code != 501) ||
           (rc == CURLE_OK && code == 206)))
@@ -408,6 +452,7 @@ static void wt_http_close(wt_file *f) {
     curl_easy_cleanup(h->curl);
   curl_slist_free_all(h->hdrs);
   free(h->url);
+  free(h->pinned);
   free(h->first);
   free(h);
   f->impl = NULL;
@@ -440,7 +485,7 @@ static int wt_http_headers(wt_http *h, int token_ok, const char *etag) {
   }
   curl_slist_free_all(h->hdrs);
   h->hdrs = l;
-  h->has_token = token_ok && l != NULL && etag == NULL ? 1 : h->has_token;
+  h->has_token = l != NULL && strncmp(l->data, "Authorization:", 14) == 0;
   curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, l);
   return 0;
 }
@@ -620,6 +665,7 @@ int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
     wt_file_close(f);
     return wt_fail(err, "cannot set up an HTTP transfer (out of memory?)");
   }
+  h->token_ok = u.token_ok;
   if (kept && u.immutable) { /* a commit's file never changes: no request */
     wt_url_free(&u);
     return wt_http_use_kept(h, f, &e);
@@ -630,6 +676,8 @@ int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
   h->opening = 0;
   if (rc == 0 && h->conditional && wt_http_headers(h, u.token_ok, NULL) != 0)
     rc = wt_fail(err, "out of memory");
+  if (rc == 0)
+    wt_http_pin(h);
   wt_url_free(&u);
   if (rc != 0) {
     wt_disk_entry_free(&e);
