@@ -6,7 +6,9 @@
 ** takes the size from the 206's Content-Range (no HEAD: CDNs strip sizes
 ** from HEAD replies); those first bytes stay in memory, so a header that
 ** fits in them costs that one request.  Later reads are one ranged GET
-** each, on the same easy handle (one connection, kept alive).
+** each, on the same easy handle (one connection, kept alive), sent straight
+** to where the first request was redirected (the Hub's CDN), and back to
+** the URL asked for if that fails (an expired signed URL).
 **
 ** Checks on every response: status 206, Content-Range exactly the bytes
 ** asked and the size seen at open, the body exactly that long, the ETag
