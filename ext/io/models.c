@@ -204,7 +204,8 @@ int wt_scope_open(wt_cache *cache, const char *path, size_t n, int format, wt_pa
   const char *where;
   char msg[2 * WT_ERROR_MAX];
   int failing;
-  if (wt_paths_expand(path, n, format, l, err))
+  memset(l, 0, sizeof(*l));
+  if (wt_cache_allow(cache, path, n, err) || wt_paths_expand(path, n, format, l, err))
     return -1;
   failing = wt_scope_check(cache, l, format, &where, err);
   if (failing == 0)
@@ -265,7 +266,8 @@ int wt_resolve_model(wt_cache *cache, const char *path, size_t n, int format, wt
   const char *where;
   size_t i, k = 0;
   int failing;
-  if (wt_paths_expand(path, n, format, l, err))
+  memset(l, 0, sizeof(*l));
+  if (wt_cache_allow(cache, path, n, err) || wt_paths_expand(path, n, format, l, err))
     return -1;
   failing = wt_scope_check(cache, l, format, &where, err);
   if (failing != 0) {

@@ -435,7 +435,8 @@ static int wt_expand_path(wt_cursor *c, const char *path, int n, char **pzErr) {
   const char *where = NULL;
   wt_error e;
   int failing, rc;
-  if (wt_paths_expand(path, (size_t)n, c->def->format, &c->paths, &e)) {
+  if (wt_cache_allow(c->cache, path, (size_t)n, &e) ||
+      wt_paths_expand(path, (size_t)n, c->def->format, &c->paths, &e)) {
     *pzErr = wt_error_message(c->def->name, path, e.msg);
     return SQLITE_ERROR;
   }
