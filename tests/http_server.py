@@ -24,10 +24,11 @@ the rest), close-early (half the body then close), close-early-once,
 bad-range (Content-Range off by one), change (a new ETag after the first
 request), token (401 unless "Authorization: Bearer sekrit"), other-host
 (302 to the same path under /files on "localhost" instead of 127.0.0.1),
-redirect-loop (302 to itself), redirect-ftp (302 to ftp://), notfound (404).
+redirect-loop (302 to itself), redirect-ftp (302 to ftp://), notfound (404),
+slow (each answer 0.3 s late: shows how many requests run at once).
 
 Every request is logged: method, path, Host, Range, status, body bytes
-sent, whether an Authorization header came.  The server exits after
+sent, whether an Authorization header came, when it came and ended (t0, t1).  The server exits after
 --lifetime seconds (default 300) so that a test that dies leaves nothing.
 """
 
@@ -69,6 +70,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         with LOCK:
             LOG.append({"method": self.command, "path": self.path,
+                        "t0": getattr(self, "t0", 0.0), "t1": time.monotonic(),
                         "host": self.headers.get("Host", ""),
                         "range": self.headers.get("Range"),
                         "auth": self.headers.get("Authorization") is not None,
@@ -88,6 +90,7 @@ class Handler(BaseHTTPRequestHandler):
         self.do_GET()
 
     def do_GET(self):
+        self.t0 = time.monotonic()
         path = self.path.split("?", 1)[0]
         if path == "/_log":
             with LOCK:
@@ -172,6 +175,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.plain(302, b"", [("Location", path)])
         if fault == "redirect-ftp":
             return self.plain(302, b"", [("Location", "ftp://127.0.0.1/x")])
+        if fault == "slow":
+            time.sleep(0.3)
         n = count((fault, path))
         if fault == "429once" and n == 1:
             return self.plain(429, b"slow down", [("Retry-After", "1")])
@@ -179,9 +184,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.plain(500, b"oops")
         if fault == "500always":
             return self.plain(500, b"oops")
-        with open(local, "rb") as f:
-            data = f.read()
-        size = len(data)
+        size = os.path.getsize(local)  # read below only the bytes sent (a bench file is 4.9 GB)
         etag = etag_of(local)
         if fault == "change" and n > 1:
             etag = '"changed-%d"' % n
@@ -202,38 +205,45 @@ class Handler(BaseHTTPRequestHandler):
             if start >= size:
                 return self.plain(416, b"", [("Content-Range", "bytes */%d" % size)])
             status = 206
-        body = data[start:end + 1]
+        length = max(0, end + 1 - start)
         self.send_response(status)
         self.send_header("ETag", etag)
         self.send_header("Accept-Ranges", "bytes")
         if status == 206:
             shown = (start + 1, end + 1) if fault == "bad-range" else (start, end)
             self.send_header("Content-Range", "bytes %d-%d/%d" % (shown[0], shown[1], size))
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Length", str(length))
         self.end_headers()
         if self.command == "HEAD":
             return self.log(status, 0)
         sent = 0
         try:
-            if fault == "stall":
-                self.wfile.write(body[:16])
-                self.wfile.flush()
-                sent = 16
-                time.sleep(4)
-                self.wfile.write(body[16:])
-                sent = len(body)
-            elif fault == "close-early" or (fault == "close-early-once" and n == 1):
-                half = body[:len(body) // 2]
-                self.wfile.write(half)
-                sent = len(half)
-                self.wfile.flush()
-                self.close_connection = True
-                self.connection.shutdown(2)
-            else:
-                # in pieces, so that an aborted transfer is seen in the byte count
-                for i in range(0, len(body), 65536):
-                    self.wfile.write(body[i:i + 65536])
-                    sent += len(body[i:i + 65536])
+            with open(local, "rb") as f:
+                f.seek(start)
+                if fault == "stall":
+                    self.wfile.write(f.read(16))
+                    self.wfile.flush()
+                    sent = min(16, length)
+                    time.sleep(4)
+                    self.wfile.write(f.read(length - sent))
+                    sent = length
+                elif fault == "close-early" or (fault == "close-early-once" and n == 1):
+                    half = f.read(length // 2)
+                    self.wfile.write(half)
+                    sent = len(half)
+                    self.wfile.flush()
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                else:
+                    # sendfile(2) in 1 MiB pieces: an aborted transfer is seen in the
+                    # byte count, and this server is not what `make bench` measures
+                    self.wfile.flush()
+                    while sent < length:
+                        k = os.sendfile(self.connection.fileno(), f.fileno(), start + sent,
+                                        min(1 << 20, length - sent))
+                        if k <= 0:
+                            break
+                        sent += k
         except (BrokenPipeError, ConnectionResetError, OSError):
             self.close_connection = True
         self.log(status, sent)

@@ -268,6 +268,35 @@ def main():
             ok(not isinstance(lw, tuple) and len(lw) >= 1 and
                norm(got, "hf://org/repo/%s/" % folder) == norm(lw, loc),
                "weights_models(hf://org/repo/%s/)" % folder, "%s vs %s" % (str(got)[:300], str(lw)[:300]))
+        # a remote folder's files are opened at once, at most 8 (WT_HTTP_PARALLEL) at a time
+        many = os.path.join(ROOT, "remote", "many")
+        os.makedirs(many, exist_ok=True)
+        with open(os.path.join(ROOT, "demo", "tiny-llama.gguf"), "rb") as f:
+            demo_bytes = f.read()
+        for i in range(12):
+            with open(os.path.join(many, "m%02d.gguf" % i), "wb") as f:
+                f.write(demo_bytes)
+        def in_flight(log):
+            ev = sorted([(e["t0"], 1) for e in log] + [(e["t1"], -1) for e in log])
+            top = cur = 0
+            for _, d in ev:
+                cur += d
+                top = max(top, cur)
+            return top
+        for q, expect in (("SELECT count(*) FROM gguf(?)", 12 * 21), ("SELECT count(*) FROM weights_files(?)", 12),
+                          ("SELECT sum(tensors) FROM weights_models(?)", 12 * 21)):
+            conn2 = connect()
+            srv.reset()
+            got = rows(conn2, q, "hf://org/fault-slow/remote/many/")
+            slow = [e for e in srv.log() if e["path"].startswith("/f/slow/")]
+            ok(got == [(expect,)] and len(slow) == 12 and 2 <= in_flight(slow) <= 8,
+               "%s over a remote folder: %d requests, %d at once" % (q.split(" FROM ")[1], len(slow), in_flight(slow)),
+               (got, len(slow), in_flight(slow)))
+            srv.reset()
+            ok(rows(conn2, q, "hf://org/fault-slow/remote/many/") == [(expect,)] and
+               not [e for e in srv.log() if e["path"].startswith("/f/")],
+               "the same again: the open files reused, no request", srv.log()[:3])
+            conn2.close()
         # a function given a repo folder reads its models as it reads a local folder's
         for name in ("x", "model.norm.weight", "output_norm.weight"):
             lw = rows(conn, "SELECT tensor_hash(?, ?)", os.path.join(ROOT, "demo"), name)

@@ -123,6 +123,15 @@ int wt_cache_find(wt_cache *c, const char *path, size_t n, int format, wt_source
   return 0;
 }
 
+int wt_cache_holds(const wt_cache *c, const char *path, size_t n) {
+  const wt_entry *e;
+  for (e = c != NULL ? c->head : NULL; e != NULL; e = e->next) {
+    if (e->src->path_len == n && memcmp(e->src->path, path, n) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source **out,
                   wt_error *err) {
   wt_entry *e;

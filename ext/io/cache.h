@@ -36,6 +36,9 @@ void wt_cache_unref(wt_cache *c);
 int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source **out,
                   wt_error *err);
 
+/* 1 when c holds an entry for path[0..n), fresh or not (no stat). */
+int wt_cache_holds(const wt_cache *c, const char *path, size_t n);
+
 /* The cached source of path when there is one and the file is unchanged
 ** (one stat(2)): 1 with *out set (release it), else 0 (nothing opened; a
 ** stale entry is dropped).  c may be NULL. */

@@ -28,6 +28,11 @@ void wt_http_header_read(const wt_file *f, const unsigned char *bytes, size_t n)
   (void)n;
 }
 
+void wt_http_prefetch(const char *const *paths, size_t n) {
+  (void)paths;
+  (void)n;
+}
+
 int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
   (void)p;
   (void)n;
@@ -316,11 +321,26 @@ static int wt_http_unpin(wt_http *h) {
   return wt_http_headers(h, h->token_ok, NULL);
 }
 
+/* Set h up for one GET of bytes [off, off + want) into dst, the body going
+** to sink k (which must live until the transfer ends). */
+static void wt_transfer_setup(wt_http *h, uint64_t off, size_t want, void *dst, wt_sink *k) {
+  char range[64];
+  h->dst = dst;
+  h->off = off;
+  h->want = want;
+  h->got = h->discarded = 0;
+  h->body_started = 0;
+  h->why = WT_OK;
+  h->cr[0] = h->resp_etag[0] = 0;
+  snprintf(range, sizeof(range), "%llu-%llu", U(off), U(off + want - 1));
+  curl_easy_setopt(h->curl, CURLOPT_RANGE, range);
+  curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, k);
+}
+
 /* GET bytes [off, off + want) into dst, retrying what may pass.  At open
 ** (h->opening) a shorter range is fine and becomes h->want. */
 static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, void *dst,
                     long *status, wt_error *err) {
-  char range[64];
   wt_sink k = {h, f};
   long retries = wt_env_long("SQLITE_WEIGHTS_HTTP_RETRIES", WT_HTTP_RETRIES, 0, 20);
   double t0 = wt_now(), backoff = 0.2;
@@ -330,16 +350,7 @@ static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, voi
     long code = 0;
     curl_off_t after = -1;
     double wait;
-    h->dst = dst;
-    h->off = off;
-    h->want = want;
-    h->got = h->discarded = 0;
-    h->body_started = 0;
-    h->why = WT_OK;
-    h->cr[0] = h->resp_etag[0] = 0;
-    snprintf(range, sizeof(range), "%llu-%llu", U(off), U(off + want - 1));
-    curl_easy_setopt(h->curl, CURLOPT_RANGE, range);
-    curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, &k);
+    wt_transfer_setup(h, off, want, dst, &k);
     rc = curl_easy_perform(h->curl);
     curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
     *status = code;
@@ -625,14 +636,18 @@ done:
   return ret;
 }
 
-int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
+/* The first half of an open: resolve p, set up f's handle and take the
+** disk cache's entry into *e.  *ready is 1 when no request is needed (a
+** commit's file kept on disk), else the first fetch is to be made (a
+** conditional one when *e holds an ETag).  0, or -1 with err set, f closed. */
+static int wt_http_begin(wt_file *f, const char *p, size_t n, wt_disk_entry *e, int *ready,
+                         wt_error *err) {
   wt_url u;
   wt_http *h;
-  wt_disk_entry e;
-  long code = 0;
-  int kept, rc;
-  uint64_t a, b, t;
+  int kept;
+  *ready = 0;
   memset(f, 0, sizeof(*f));
+  memset(e, 0, sizeof(*e));
   f->fd = -1;
   pthread_once(&wt_curl_once, wt_curl_init);
   if (wt_curl_init_rc != CURLE_OK)
@@ -657,35 +672,43 @@ int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
   f->remote = 1;
   h->curl = curl_easy_init();
   h->first = malloc((size_t)WT_HTTP_FIRST);
-  kept = wt_disk_cache_get(h->url, &e) == 0;
+  kept = wt_disk_cache_get(h->url, e) == 0;
+  h->token_ok = u.token_ok;
   if (h->curl == NULL || h->first == NULL || wt_http_setup(h) != 0 ||
-      wt_http_headers(h, u.token_ok, kept && e.etag[0] ? e.etag : NULL) != 0) {
+      wt_http_headers(h, u.token_ok, kept && e->etag[0] ? e->etag : NULL) != 0) {
     wt_url_free(&u);
-    wt_disk_entry_free(&e);
+    wt_disk_entry_free(e);
     wt_file_close(f);
     return wt_fail(err, "cannot set up an HTTP transfer (out of memory?)");
   }
-  h->token_ok = u.token_ok;
   if (kept && u.immutable) { /* a commit's file never changes: no request */
     wt_url_free(&u);
-    return wt_http_use_kept(h, f, &e);
+    *ready = 1;
+    return wt_http_use_kept(h, f, e);
   }
-  h->conditional = kept && e.etag[0];
+  wt_url_free(&u);
+  h->conditional = kept && e->etag[0];
   h->opening = 1;
-  rc = wt_fetch(h, f, 0, (size_t)WT_HTTP_FIRST, h->first, &code, err);
+  return 0;
+}
+
+/* The second half: the first fetch ended with rc (0 or -1, err set) and
+** status code; make f the open file.  0, or -1 with err set, f closed. */
+static int wt_http_finish(wt_file *f, wt_disk_entry *e, int rc, long code, wt_error *err) {
+  wt_http *h = f->impl;
+  uint64_t a, b, t;
   h->opening = 0;
-  if (rc == 0 && h->conditional && wt_http_headers(h, u.token_ok, NULL) != 0)
+  if (rc == 0 && h->conditional && wt_http_headers(h, h->token_ok, NULL) != 0)
     rc = wt_fail(err, "out of memory");
   if (rc == 0)
     wt_http_pin(h);
-  wt_url_free(&u);
   if (rc != 0) {
-    wt_disk_entry_free(&e);
+    wt_disk_entry_free(e);
     goto fail;
   }
   if (code == 304 && h->conditional) /* not modified: the kept header holds */
-    return wt_http_use_kept(h, f, &e);
-  wt_disk_entry_free(&e);
+    return wt_http_use_kept(h, f, e);
+  wt_disk_entry_free(e);
   if (code == 416) { /* an empty file: "bytes * /0" */
     if (wt_parse_range(h->cr, &a, &b, &t) != 0 || t != 0) {
       wt_fail(err, "%sHTTP 416 for the first bytes, Content-Range \"%s\"", h->shown, h->cr);
@@ -702,6 +725,151 @@ int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
 fail:
   wt_file_close(f);
   return -1;
+}
+
+/* ---- files opened ahead ---- */
+
+/* A remote file opened by wt_http_prefetch(), waiting for its open. */
+typedef struct wt_warm {
+  char *path;
+  wt_file f;
+} wt_warm;
+
+/* This thread's files opened ahead: a connection is used by one thread at
+** a time, and its statement opens them right after asking. */
+static __thread wt_warm wt_warm_files[WT_HTTP_PARALLEL];
+static __thread size_t wt_n_warm;
+
+/* Move the file opened ahead for p[0..n) into f: 1, or 0 when none is. */
+static int wt_take_warm(wt_file *f, const char *p, size_t n) {
+  size_t i;
+  for (i = 0; i < wt_n_warm; i++) {
+    wt_warm *w = &wt_warm_files[i];
+    if (strlen(w->path) != n || memcmp(w->path, p, n) != 0)
+      continue;
+    *f = w->f;
+    free(w->path);
+    *w = wt_warm_files[--wt_n_warm];
+    return 1;
+  }
+  return 0;
+}
+
+/* Keep f, just opened for path, for its open (f is taken, closed when it
+** cannot be kept). */
+static void wt_keep_warm(const char *path, wt_file *f) {
+  char *copy = wt_n_warm < WT_HTTP_PARALLEL ? strdup(path) : NULL;
+  if (copy == NULL) {
+    wt_file_close(f);
+    return;
+  }
+  wt_warm_files[wt_n_warm].path = copy;
+  wt_warm_files[wt_n_warm++].f = *f;
+}
+
+/* One file being opened by wt_http_prefetch(). */
+typedef struct wt_pending {
+  wt_file f;
+  wt_disk_entry e;
+  wt_sink k;
+  int active, done;
+  CURLcode rc;
+} wt_pending;
+
+/* Run the first requests of p[0..n) at once until all have ended. */
+static void wt_run_all(CURLM *multi, wt_pending *p, size_t n) {
+  CURLMsg *msg;
+  int still = 1, left;
+  size_t i;
+  while (still > 0) {
+    if (curl_multi_perform(multi, &still) != CURLM_OK)
+      break;
+    if (still > 0 && curl_multi_poll(multi, NULL, 0, 1000, NULL) != CURLM_OK)
+      break;
+  }
+  while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
+    for (i = 0; msg->msg == CURLMSG_DONE && i < n; i++) {
+      if (p[i].active && ((wt_http *)p[i].f.impl)->curl == msg->easy_handle) {
+        p[i].done = 1;
+        p[i].rc = msg->data.result;
+      }
+    }
+  }
+}
+
+void wt_http_prefetch(const char *const *paths, size_t n) {
+  wt_pending p[WT_HTTP_PARALLEL];
+  CURLM *multi = NULL;
+  size_t i;
+  wt_error err;
+  while (wt_n_warm > 0) { /* what the last call opened and nobody took */
+    wt_warm *w = &wt_warm_files[--wt_n_warm];
+    free(w->path);
+    wt_file_close(&w->f);
+  }
+  if (n < 2)
+    return; /* one file opens as fast by itself */
+  if (n > WT_HTTP_PARALLEL)
+    n = WT_HTTP_PARALLEL;
+  memset(p, 0, sizeof(p));
+  pthread_once(&wt_curl_once, wt_curl_init);
+  if (wt_curl_init_rc != CURLE_OK || (multi = curl_multi_init()) == NULL)
+    return;
+  for (i = 0; i < n; i++) {
+    int ready;
+    wt_http *h;
+    if (wt_http_begin(&p[i].f, paths[i], strlen(paths[i]), &p[i].e, &ready, &err) != 0)
+      continue; /* its own open says why */
+    if (ready) {
+      wt_keep_warm(paths[i], &p[i].f);
+      continue;
+    }
+    h = p[i].f.impl;
+    p[i].k.h = h;
+    p[i].k.f = &p[i].f;
+    wt_transfer_setup(h, 0, (size_t)WT_HTTP_FIRST, h->first, &p[i].k);
+    if (curl_multi_add_handle(multi, h->curl) != CURLM_OK) {
+      wt_disk_entry_free(&p[i].e);
+      wt_file_close(&p[i].f);
+      continue;
+    }
+    p[i].active = 1;
+  }
+  wt_run_all(multi, p, n);
+  for (i = 0; i < n; i++) {
+    wt_http *h = p[i].f.impl;
+    long code = 0;
+    if (!p[i].active)
+      continue;
+    curl_multi_remove_handle(multi, h->curl);
+    curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
+    /* anything but a clean answer is left to the file's own open, which
+    ** retries and says what is wrong */
+    if (p[i].done && p[i].rc == CURLE_OK &&
+        ((code == 206 && h->body_started && h->why == WT_OK && h->got == h->want) || code == 416 ||
+         (code == 304 && h->conditional)) &&
+        wt_http_finish(&p[i].f, &p[i].e, 0, code, &err) == 0) {
+      wt_keep_warm(paths[i], &p[i].f);
+      continue;
+    }
+    wt_disk_entry_free(&p[i].e);
+    wt_file_close(&p[i].f);
+  }
+  curl_multi_cleanup(multi);
+}
+
+int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
+  wt_disk_entry e;
+  long code = 0;
+  int ready, rc;
+  if (wt_take_warm(f, p, n))
+    return 0;
+  if (wt_http_begin(f, p, n, &e, &ready, err) != 0)
+    return -1;
+  if (ready)
+    return 0;
+  rc = wt_fetch(f->impl, f, 0, (size_t)WT_HTTP_FIRST, ((wt_http *)f->impl)->first, &code, err);
+  return wt_http_finish(f, &e, rc, code, err);
 }
 
 #endif

@@ -43,10 +43,20 @@
 #define WT_HTTP_MAX_REDIRS  5
 #define WT_HTTP_RETRIES     5
 #define WT_HTTP_RETRY_TOTAL 60
+#define WT_HTTP_PARALLEL    8
 
 /* Open the remote path p[0..n) (http://, https:// or hf://, see url.h) as
 ** f.  Returns 0, or -1 with err set and f closed. */
 int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err);
+
+/* Open the remote files paths[0..n) ahead, their first requests at once
+** (libcurl's multi interface, at most WT_HTTP_PARALLEL), so that a scan of
+** many files costs about one round trip per WT_HTTP_PARALLEL files, not one
+** per file; wt_http_open() of one of them, on this thread, then takes it
+** without a request.  Files opened ahead and not taken are closed by the
+** next call (n 0: just that).  A file whose first request does not end
+** cleanly is left to its own open (which retries and says why). */
+void wt_http_prefetch(const char *const *paths, size_t n);
 
 /* GET url whole (a listing, not a model file): at most max bytes into a
 ** malloc'd NUL-terminated *body (*n bytes), and the URL of its Link

@@ -334,7 +334,7 @@ static void wt_reset(wt_cursor *c) {
   wt_pathlist_free(&c->paths);
   sqlite3_free(c->visit);
   c->visit = NULL;
-  c->n_visit = c->i_visit = c->cur = 0;
+  c->n_visit = c->i_visit = c->cur = c->ahead = 0;
   c->file = NULL;
   c->row = c->n_rows = c->file_id = 0;
   c->eof = 1;
@@ -503,6 +503,9 @@ static int wt_settle(wt_cursor *c) {
       c->eof = 1;
       return SQLITE_OK;
     }
+    if (c->i_visit >= c->ahead) /* remote files: the next few opened at once */
+      c->ahead = wt_open_ahead(c->cache, &c->paths, c->visit, c->i_visit, c->n_visit,
+                               c->def->rows == WT_ROWS_MODELS, -1);
     c->cur = c->visit[c->i_visit++];
     c->file = c->def->rows == WT_ROWS_MODELS
                   ? c->paths.files[c->paths.models[c->cur].name_file].path
