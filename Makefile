@@ -198,6 +198,8 @@ $(BUILD)/slt-tests/%.test: tests/%.test Makefile
 	@mkdir -p $(dir $@)
 	sed 's|\.\./shared/fixtures|$(FIXTURES)|g' $< > $@
 
+VALGRIND_REMOTE := valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
+                   --show-leak-kinds=definite
 VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
   --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
 
@@ -226,6 +228,11 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	sh tests/logged.sh $(LOGS)/python.log /usr/bin/python3 tests/python_test.py $(MODULE)
 	/usr/bin/python3 tests/hash_test.py $(MODULE)
 	/usr/bin/python3 tests/remote_test.py $(MODULE)
+	@echo "== the remote tests under AddressSanitizer + UBSan, and under valgrind (the Python interpreter's own"
+	@echo "   leaks are not ours: only definite leaks count)"
+	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+	  /usr/bin/python3 tests/remote_test.py $(BUILD)/asan/weights.so
+	$(VALGRIND_REMOTE) /usr/bin/python3 tests/remote_test.py $(MODULE)
 	sh tests/node_test.sh $(MODULE)
 	/usr/bin/python3 tests/python_pkg_test.py
 	sh tests/node_pkg_test.sh
