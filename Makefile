@@ -234,6 +234,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	  /usr/bin/python3 tests/remote_test.py $(BUILD)/asan/weights.so
 	$(VALGRIND_REMOTE) /usr/bin/python3 tests/remote_test.py $(MODULE)
 	sh tests/node_test.sh $(MODULE)
+	sh tests/interrupt_test.sh $(MODULE)
 	/usr/bin/python3 tests/python_pkg_test.py
 	sh tests/node_pkg_test.sh
 	sh tests/report_test.sh $(MODULE)

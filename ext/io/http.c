@@ -33,6 +33,11 @@ void wt_http_prefetch(const char *const *paths, size_t n) {
   (void)n;
 }
 
+void wt_http_set_cancel(wt_cancel_fn cancel, void *arg) {
+  (void)cancel;
+  (void)arg;
+}
+
 int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
   (void)p;
   (void)n;
@@ -218,13 +223,46 @@ static double wt_now(void) {
   return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Sleep for s seconds. */
-static void wt_sleep(double s) {
-  struct timespec ts;
-  ts.tv_sec = (time_t)s;
-  ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-  while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-    ;
+/* This thread's cancel test (wt_http_set_cancel). */
+static __thread wt_cancel_fn wt_cancel;
+static __thread void *wt_cancel_arg;
+
+void wt_http_set_cancel(wt_cancel_fn cancel, void *arg) {
+  wt_cancel = cancel;
+  wt_cancel_arg = arg;
+}
+
+/* True when this thread's statement was interrupted. */
+static int wt_cancelled(void) {
+  return wt_cancel != NULL && wt_cancel(wt_cancel_arg) != 0;
+}
+
+/* CURLOPT_XFERINFOFUNCTION: non-zero stops the transfer. */
+static int wt_on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                          curl_off_t ulnow) {
+  (void)arg;
+  (void)dltotal;
+  (void)dlnow;
+  (void)ultotal;
+  (void)ulnow;
+  return wt_cancelled();
+}
+
+/* Sleep for s seconds, in slices of 50 ms: -1 as soon as the statement is
+** interrupted, else 0. */
+static int wt_sleep(double s) {
+  while (s > 0) {
+    double slice = s < 0.05 ? s : 0.05;
+    struct timespec ts;
+    if (wt_cancelled())
+      return -1;
+    ts.tv_sec = 0;
+    ts.tv_nsec = (long)(slice * 1e9);
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+      ;
+    s -= slice;
+  }
+  return wt_cancelled() ? -1 : 0;
 }
 
 /* An integer from the environment variable name, or def. */
@@ -272,6 +310,8 @@ static int wt_transfer_error(wt_http *h, const wt_file *f, CURLcode rc, long cod
                    h->shown, code, h->has_token ? " (the token given was refused)" : "");
   if (code == 404)
     return wt_fail(err, "%sHTTP 404: not found", h->shown);
+  if (rc == CURLE_ABORTED_BY_CALLBACK && h->why == WT_OK)
+    return wt_fail(err, "%sinterrupted", h->shown);
   if (rc == CURLE_TOO_MANY_REDIRECTS)
     return wt_fail(err, "%smore than %d redirects", h->shown, WT_HTTP_MAX_REDIRS);
   if (rc == CURLE_UNSUPPORTED_PROTOCOL)
@@ -375,7 +415,8 @@ static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, voi
       wait = after > 30 ? 30 : (double)after;
     if (wt_now() + wait - t0 > WT_HTTP_RETRY_TOTAL)
       return wt_transfer_error(h, f, rc, code, err);
-    wt_sleep(wait);
+    if (wt_sleep(wait) != 0)
+      return wt_fail(err, "%sinterrupted while waiting to retry", h->shown);
     backoff = backoff * 2 > 5 ? 5 : backoff * 2;
   }
 }
@@ -520,6 +561,8 @@ static int wt_http_setup(wt_http *h) {
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, wt_on_header);
   curl_easy_setopt(c, CURLOPT_HEADERDATA, h);
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, wt_on_body);
+  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, wt_on_progress);
+  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
   return 0;
 }
 
@@ -614,6 +657,8 @@ int wt_http_get(const char *url, int token_ok, size_t max, char **body, size_t *
   curl_easy_getinfo(h.curl, CURLINFO_RESPONSE_CODE, &code);
   if (b.too_big)
     wt_fail(err, "(%s) the listing is over %zu bytes", url, max);
+  else if (rc == CURLE_ABORTED_BY_CALLBACK)
+    wt_fail(err, "(%s) interrupted", url);
   else if (rc != CURLE_OK)
     wt_fail(err, "(%s) %s", url, curl_easy_strerror(rc));
   else if (code == 401 || code == 403)

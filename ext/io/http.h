@@ -58,6 +58,12 @@ int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err);
 ** cleanly is left to its own open (which retries and says why). */
 void wt_http_prefetch(const char *const *paths, size_t n);
 
+/* Until the next call, this thread's transfers (and waits before a retry)
+** stop with "interrupted" as soon as cancel(arg) returns non-zero; it is
+** asked about once a second or more often.  cancel NULL: never. */
+typedef int (*wt_cancel_fn)(void *arg);
+void wt_http_set_cancel(wt_cancel_fn cancel, void *arg);
+
 /* GET url whole (a listing, not a model file): at most max bytes into a
 ** malloc'd NUL-terminated *body (*n bytes), and the URL of its Link
 ** rel="next" into *next (malloc'd) or NULL.  The token goes with it when

@@ -28,6 +28,7 @@
 #include <xxhash.h>
 
 #include "functions.h"
+#include "interrupt.h"
 #include "io/models.h"
 #include "io/source.h"
 #include "vtab.h"
@@ -133,6 +134,7 @@ int wt_func_find_tensor(sqlite3_context *ctx, sqlite3_value **argv, int i, wt_so
                         const wt_tensor **pt) {
   sqlite3_value *path = argv[i], *name = argv[i + 1];
   const wt_func_aux *aux = sqlite3_user_data(ctx);
+  wt_watch_interrupt(sqlite3_context_db_handle(ctx));
   const char *p = (const char *)sqlite3_value_text(path);
   const char *z = (const char *)sqlite3_value_text(name);
   int n = sqlite3_value_bytes(path);
@@ -366,6 +368,7 @@ static void wt_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t mi;
   char *z;
   (void)argc;
+  wt_watch_interrupt(sqlite3_context_db_handle(ctx));
   if (path == NULL || wt_path_is_plain_file(path, n)) {
     src = wt_func_source(ctx, argv[0]);
     if (src == NULL)

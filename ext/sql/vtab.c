@@ -24,6 +24,7 @@
 ** what they allow (wt_range_*) but never narrow it.
 */
 #include "vtab.h"
+#include "interrupt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ typedef struct wt_vtab {
   sqlite3_vtab base;
   const wt_table_def *def;
   wt_cache *cache;
+  sqlite3 *db; /* whose sqlite3_interrupt() stops a remote transfer */
 } wt_vtab;
 
 char *wt_error_message(const char *fn, const char *path, const char *msg) {
@@ -80,6 +82,7 @@ static int wt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   memset(tab, 0, sizeof(*tab));
   tab->def = def;
   tab->cache = a->cache;
+  tab->db = db;
   *ppVtab = &tab->base;
   return SQLITE_OK;
 }
@@ -534,6 +537,7 @@ static int wt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
   const wt_table_def *def = c->def;
   const char *path;
   int k, i = 0, rc;
+  wt_watch_interrupt(((wt_vtab *)cur->pVtab)->db);
   wt_reset(c);
   for (k = 0; k < def->n_args && i < argc; k++) {
     if (idxNum & (1 << k)) {
@@ -584,6 +588,7 @@ static int wt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
 /* xNext */
 static int wt_next(sqlite3_vtab_cursor *cur) {
   wt_cursor *c = (wt_cursor *)cur;
+  wt_watch_interrupt(((wt_vtab *)cur->pVtab)->db);
   c->row++;
   return wt_settle(c);
 }
