@@ -112,7 +112,6 @@ int wt_paths_add(wt_paths *x, const char *path, size_t n, size_t *id) {
     f->dev = (uint64_t)st.st_dev;
     f->ino = (uint64_t)st.st_ino;
     f->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-    f->realpath = realpath(f->path, NULL); /* NULL on failure: the column is NULL */
     if (S_ISREG(st.st_mode))
       wt_paths_sniff(f);
   } else if (lstat(f->path, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -134,7 +133,6 @@ int wt_paths_add(wt_paths *x, const char *path, size_t n, size_t *id) {
 void wt_paths_drop_last(wt_paths *x) {
   wt_path_file *f = &x->out->files[--x->out->n];
   free(f->path);
-  free(f->realpath);
   free(f->error);
   free(f->revision);
   free(f->refs);
@@ -356,7 +354,6 @@ void wt_pathlist_free(wt_pathlist *l) {
     return;
   for (i = 0; i < l->n; i++) {
     free(l->files[i].path);
-    free(l->files[i].realpath);
     free(l->files[i].error);
     free(l->files[i].revision);
     free(l->files[i].refs);

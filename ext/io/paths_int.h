@@ -51,8 +51,8 @@ int wt_paths_cmp(const void *a, const void *b);
 int wt_paths_join(char *buf, const char *dir, size_t dn, const char *name, size_t nn, size_t *len,
                   wt_error *err);
 
-/* Append path[0..n) to the files, with what stat(2), realpath(3) and its
-** first bytes say about it.  Sets *id to its index.  A path that does not
+/* Append path[0..n) to the files, with what stat(2) and its first bytes
+** say about it.  Sets *id to its index.  A path that does not
 ** exist is added with exists == 0. */
 int wt_paths_add(wt_paths *x, const char *path, size_t n, size_t *id);
 

@@ -201,6 +201,46 @@ void wt_source_release(wt_source *s) {
   free(s);
 }
 
+int wt_source_park(wt_source *s) {
+  wt_file id = s->file;
+  if (s->file.ops == NULL || s->file.ino == 0)
+    return 0;
+  wt_file_close(&s->file);
+  s->file.size = id.size;
+  s->file.dev = id.dev;
+  s->file.ino = id.ino;
+  s->file.mtime_ns = id.mtime_ns;
+  return 1;
+}
+
+int wt_source_parked(const wt_source *s) {
+  return s->file.ops == NULL;
+}
+
+/* Reopen parked source s: 0 when its path still is the file parsed, else
+** -1 with err set.  Only its descriptor changes, so a source that callers
+** hold as const may be reopened. */
+static int wt_source_unpark(wt_source *s, wt_error *err) {
+  wt_file f;
+  if (wt_file_open(&f, s->path, s->path_len, err))
+    return -1;
+  if (f.dev != s->file.dev || f.ino != s->file.ino)
+    wt_fail(err, "file changed while in use: the path names another file than the one whose "
+                 "header was read (replaced)");
+  else if (f.size != s->file.size || f.mtime_ns != s->file.mtime_ns)
+    wt_fail(err,
+            "file changed while in use: it had %llu bytes when its header was read and now has "
+            "%llu%s",
+            U(s->file.size), U(f.size),
+            f.size == s->file.size ? ", with a new modification time" : "");
+  else {
+    s->file = f;
+    return 0;
+  }
+  wt_file_close(&f);
+  return -1;
+}
+
 uint64_t wt_source_bytes(const wt_source *s) {
   return s->header_avail + wt_arena_size(s->model.arena) +
          (s->tensor_cap + s->meta_cap) * sizeof(uint32_t) + sizeof(*s) + s->path_len;
@@ -243,6 +283,8 @@ int wt_tensor_read(const wt_source *s, const wt_tensor *t, uint64_t off, size_t 
   if (off > t->nbytes || n > t->nbytes - off)
     return wt_fail(err, "bytes [%llu, %llu + %zu) are outside the tensor's %llu bytes", U(off),
                    U(off), n, U(t->nbytes));
+  if (wt_source_parked(s) && wt_source_unpark((wt_source *)s, err))
+    return -1;
   if (n == 0)
     return wt_file_unchanged(&s->file, err);
   if (wt_file_read_at(&s->file, t->offset + off, n, buf, err) != 0)

@@ -38,6 +38,18 @@ int wt_source_open(const char *path, size_t n, int format, wt_source **out, wt_e
 /* Drop a reference; the last one closes and frees. */
 void wt_source_release(wt_source *s);
 
+/* Close the descriptor of a source of a local file, keeping its header,
+** description and identity (models.c parks the sources it keeps, so that
+** they hold no descriptors).  Returns 1 when parked, 0 when it cannot be
+** (a remote source, or already parked).  wt_tensor_read() of a parked
+** source reopens the file by its path and reads only if it still is the
+** file that was parsed (device, inode, size, modification time), else it
+** fails ("file changed while in use: ..."). */
+int wt_source_park(wt_source *s);
+
+/* True when s is parked. */
+int wt_source_parked(const wt_source *s);
+
 /* The tensor named p[0..n), or NULL.  O(1). */
 const wt_tensor *wt_source_find_tensor(const wt_source *s, const char *p, size_t n);
 
@@ -54,7 +66,8 @@ uint64_t wt_source_bytes(const wt_source *s);
 
 /* Read bytes [off, off + n) of tensor t (off + n <= t->nbytes) into buf,
 ** then check that the file is unchanged since it was parsed: 0, or -1
-** with err set ("file changed while in use: ..."). */
+** with err set ("file changed while in use: ...").  A parked source is
+** reopened first (wt_source_park()). */
 int wt_tensor_read(const wt_source *s, const wt_tensor *t, uint64_t off, size_t n, void *buf,
                    wt_error *err);
 
