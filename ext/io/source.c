@@ -195,6 +195,7 @@ void wt_source_release(wt_source *s) {
   wt_model_free(&s->model);
   wt_file_close(&s->file);
   free(s->header);
+  free(s->ahead);
   free(s->tensor_slots);
   free(s->meta_slots);
   free(s->path);
@@ -218,8 +219,7 @@ int wt_source_parked(const wt_source *s) {
 }
 
 /* Reopen parked source s: 0 when its path still is the file parsed, else
-** -1 with err set.  Only its descriptor changes, so a source that callers
-** hold as const may be reopened. */
+** -1 with err set. */
 static int wt_source_unpark(wt_source *s, wt_error *err) {
   wt_file f;
   if (wt_file_open(&f, s->path, s->path_len, err))
@@ -278,15 +278,50 @@ const wt_meta *wt_source_find_meta(const wt_source *s, const char *p, size_t n) 
   return s->meta_slots[j] ? &s->model.meta[s->meta_slots[j] - 1] : NULL;
 }
 
-int wt_tensor_read(const wt_source *s, const wt_tensor *t, uint64_t off, size_t n, void *buf,
+/* Read n (at most WT_AHEAD_SMALL) bytes at file offset at into buf through
+** the read-ahead block (source.h): from the block when it holds them; else
+** when the reads go forward through the file (this one starts at most
+** WT_AHEAD_SMALL bytes after the last one ended), read the next block
+** first; else read just the n bytes.  Every pread is checked with
+** wt_file_unchanged(). */
+static int wt_read_small(wt_source *s, uint64_t at, size_t n, void *buf, wt_error *err) {
+  uint64_t last = s->ahead_end, block;
+  s->ahead_end = at + n;
+  if (s->ahead_n > 0 && at >= s->ahead_at && at + n <= s->ahead_at + s->ahead_n) {
+    memcpy(buf, s->ahead + (at - s->ahead_at), n);
+    return 0;
+  }
+  if (last == 0 || at < last || at - last > WT_AHEAD_SMALL || at >= s->file.size ||
+      (s->ahead == NULL && (s->ahead = malloc(WT_AHEAD_BLOCK)) == NULL)) {
+    if (wt_file_read_at(&s->file, at, n, buf, err) != 0)
+      return -1;
+    return wt_file_unchanged(&s->file, err);
+  }
+  block = s->file.size - at < WT_AHEAD_BLOCK ? s->file.size - at : WT_AHEAD_BLOCK;
+  s->ahead_n = 0;
+  if (block < n || wt_file_read_at(&s->file, at, (size_t)block, s->ahead, err) != 0 ||
+      wt_file_unchanged(&s->file, err) != 0)
+    return block < n ? wt_fail(err, "bytes past the end of the file") : -1;
+  s->ahead_at = at;
+  s->ahead_n = (size_t)block;
+  memcpy(buf, s->ahead, n);
+  return 0;
+}
+
+int wt_tensor_read(const wt_source *cs, const wt_tensor *t, uint64_t off, size_t n, void *buf,
                    wt_error *err) {
+  /* reopening a parked source and the read-ahead block change only how
+  ** s reads, never what it describes: so a source held as const reads */
+  wt_source *s = (wt_source *)cs;
   if (off > t->nbytes || n > t->nbytes - off)
     return wt_fail(err, "bytes [%llu, %llu + %zu) are outside the tensor's %llu bytes", U(off),
                    U(off), n, U(t->nbytes));
-  if (wt_source_parked(s) && wt_source_unpark((wt_source *)s, err))
+  if (wt_source_parked(s) && wt_source_unpark(s, err))
     return -1;
   if (n == 0)
     return wt_file_unchanged(&s->file, err);
+  if (n <= WT_AHEAD_SMALL)
+    return wt_read_small(s, t->offset + off, n, buf, err);
   if (wt_file_read_at(&s->file, t->offset + off, n, buf, err) != 0)
     return -1;
   return wt_file_unchanged(&s->file, err);

@@ -29,6 +29,9 @@ typedef struct wt_source {
   uint64_t header_avail;
   uint32_t *tensor_slots, *meta_slots; /* open addressing: index + 1, 0 = empty */
   uint64_t tensor_cap, meta_cap;       /* powers of two, at least twice the counts */
+  unsigned char *ahead;                /* the read-ahead block (wt_tensor_read()), or NULL */
+  uint64_t ahead_at, ahead_end;        /* its file offset; where the last small read ended */
+  size_t ahead_n;                      /* its bytes (0: none) */
 } wt_source;
 
 /* Open path (n bytes) and parse it as format (WT_FORMAT_*; 0 = detect from
@@ -67,7 +70,20 @@ uint64_t wt_source_bytes(const wt_source *s);
 /* Read bytes [off, off + n) of tensor t (off + n <= t->nbytes) into buf,
 ** then check that the file is unchanged since it was parsed: 0, or -1
 ** with err set ("file changed while in use: ...").  A parked source is
-** reopened first (wt_source_park()). */
+** reopened first (wt_source_park()).
+**
+** Reads of at most WT_AHEAD_SMALL bytes that go forward through the file
+** (a function called once per row of a listing: one tensor after the
+** other) are served from a block of WT_AHEAD_BLOCK bytes read ahead with
+** one pread(2) and checked with one fstat(2), instead of a pread and an
+** fstat per tensor.  The block's bytes are the version the source parsed
+** (the fstat after its read says so), so a call served from it returns
+** that version's bytes, consistently with the header; a source whose file
+** changed since is replaced at the next statement's check (cache.h).  A
+** source holds at most one block (64 KiB; not counted in
+** wt_source_bytes()). */
+#define WT_AHEAD_SMALL ((size_t)4 << 10)
+#define WT_AHEAD_BLOCK ((uint64_t)64 << 10)
 int wt_tensor_read(const wt_source *s, const wt_tensor *t, uint64_t off, size_t n, void *buf,
                    wt_error *err);
 
