@@ -3,11 +3,11 @@
 ** into memory and hand it to the parser of its format.  See source.h.
 **
 ** A header's length is not known before it is parsed (GGUF), so the first
-** WT_HEADER_FIRST bytes are read (or the whole file if smaller) and parsed;
+** WT_HEADER_PROBE bytes are read (or the whole file if smaller) and parsed;
 ** when the parser asks for more (gguf_parse_prefix() returns 1 with the
-** bytes it needs) the buffer grows to at least twice its size, only the
-** new bytes are read, and the parse runs again: a few parses of a header
-** that is read once.  A remote source will take the same path with HTTP
+** bytes it needs) the buffer grows to at least twice its size and at least
+** WT_HEADER_FIRST bytes, only the new bytes are read, and the parse runs
+** again: a few parses of a header that is read once.  A remote source will take the same path with HTTP
 ** ranges.
 */
 #include "source.h"
@@ -23,6 +23,11 @@
 #include "formats/sniff.h"
 
 #define WT_HEADER_FIRST ((uint64_t)64 << 10)
+
+/* The first read: enough for the header of a small file (a LoRA adapter, a
+** shard of a folder of many), so that a scan of many small files copies
+** only their headers; a larger header is read from WT_HEADER_FIRST on. */
+#define WT_HEADER_PROBE ((uint64_t)4 << 10)
 
 /* The most header bytes read into memory: real headers are under 100 MB
 ** (safetensors' limit; a GGUF vocabulary of 256k tokens is about 8 MB), and
@@ -92,7 +97,7 @@ static int wt_parse(wt_source *s, int format, uint64_t avail, uint64_t *need, wt
 
 /* Read the header into s->header and parse it, growing as asked. */
 static int wt_read_header(wt_source *s, int format, wt_error *err) {
-  uint64_t size = s->file.size, want = size < WT_HEADER_FIRST ? size : WT_HEADER_FIRST, need = 0;
+  uint64_t size = s->file.size, want = size < WT_HEADER_PROBE ? size : WT_HEADER_PROBE, need = 0;
   int rc;
   for (;;) {
     unsigned char *p;
@@ -118,6 +123,8 @@ static int wt_read_header(wt_source *s, int format, wt_error *err) {
                      "bytes that this extension reads into memory",
                      U(need), U(WT_HEADER_MAX));
     want = want > size / 2 ? size : 2 * want;
+    if (want < WT_HEADER_FIRST) /* past the probe: as the first read was before it */
+      want = size < WT_HEADER_FIRST ? size : WT_HEADER_FIRST;
     if (want < need)
       want = need;
     if (want > WT_HEADER_MAX)
