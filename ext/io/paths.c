@@ -85,6 +85,11 @@ static void wt_paths_sniff(wt_path_file *f) {
 }
 
 int wt_paths_add(wt_paths *x, const char *path, size_t n, size_t *id) {
+  return wt_paths_add_stat(x, path, n, NULL, id);
+}
+
+int wt_paths_add_stat(wt_paths *x, const char *path, size_t n, const struct stat *known,
+                      size_t *id) {
   wt_pathlist *l = x->out;
   wt_path_file *f;
   struct stat st;
@@ -106,7 +111,9 @@ int wt_paths_add(wt_paths *x, const char *path, size_t n, size_t *id) {
   if (f->path == NULL)
     return wt_paths_oom(x->err);
   *id = l->n++;
-  if (stat(f->path, &st) == 0) {
+  if (known != NULL)
+    st = *known;
+  if (known != NULL || stat(f->path, &st) == 0) {
     f->exists = 1;
     f->size = (uint64_t)st.st_size;
     f->dev = (uint64_t)st.st_dev;
