@@ -311,14 +311,14 @@ conn.close()
 '''
 
 
-def write_safetensors(path, n_tensors, n_meta):
-    """n_tensors F32 tensors t000.. of shape [64] (value i*0.5 + k) and n_meta
-    metadata strings: a header of several pages."""
+def write_safetensors(path, n_tensors, n_meta, base=0):
+    """n_tensors F32 tensors t000.. of shape [64] (value i*0.5 + k + base) and
+    n_meta metadata strings: a header of several pages."""
     import struct
     header, data = {"__metadata__": {"key%04d" % i: "value %d" % i for i in range(n_meta)}}, b""
     for k in range(n_tensors):
         header["t%04d" % k] = {"dtype": "F32", "shape": [64], "data_offsets": [len(data), len(data) + 256]}
-        data += struct.pack("<64f", *[i * 0.5 + k for i in range(64)])
+        data += struct.pack("<64f", *[i * 0.5 + k + base for i in range(64)])
     h = json.dumps(header).encode()
     h += b" " * (-len(h) % 8)
     with open(path, "wb") as f:
@@ -423,6 +423,103 @@ def changing_files(module):
             ok(out == old, what + ": a file replaced by rename reads as the old one", out[:300])
         else:
             print("  (%s: %s)" % (how, out[:160]))
+    shutil.rmtree(work)
+
+
+def calls_per_row_changes(module):
+    """safetensors_blob() once per row of a listing, the file changed after the
+    first row (the rule of io/cache.h, wt_cache_find_checked: a cached file is
+    checked once per statement): within the statement each blob is all the
+    old file's bytes (renamed over: the file the statement listed) or all the
+    old bytes or an error naming the file (rewritten in place), never new
+    bytes under the old listing, never a mix; the same statement run again
+    (Python reuses the prepared statement) and a new statement read the new
+    file.  The expected bytes are packed here from the values written."""
+    import shutil
+    import struct
+    import tempfile
+    work = tempfile.mkdtemp(prefix="rowcalls.", dir="build")
+    path, new = os.path.join(work, "m.safetensors"), os.path.join(work, "new.safetensors")
+    write_safetensors(new, 300, 0, base=1000)  # the same header, other values
+    with open(new, "rb") as f:
+        new_data = f.read()
+    old_blob = lambda k: struct.pack("<64f", *[i * 0.5 + k for i in range(64)])
+    new_blob = lambda k: struct.pack("<64f", *[i * 0.5 + k + 1000 for i in range(64)])
+    sql = "SELECT name, safetensors_blob(path, name) FROM safetensors(?)"
+    kind = lambda n, b: "old" if b == old_blob(int(n[1:])) else "new" if b == new_blob(int(n[1:])) else "mixed"
+    for how in ("replace", "inplace"):
+        write_safetensors(path, 300, 0)
+        conn = connect(module)
+        cur = conn.execute(sql, (path,))
+        rows = [cur.fetchone()]
+        if how == "replace":
+            with open(path + ".tmp", "wb") as f:
+                f.write(new_data)
+            os.replace(path + ".tmp", path)
+        else:
+            with open(path, "wb") as f:
+                f.write(new_data)
+        err = None
+        try:
+            rows += cur.fetchall()
+        except sqlite3.Error as e:
+            err = str(e)
+        kinds = [kind(n, b) for n, b in rows]
+        what = "safetensors_blob() per row, file changed (%s) after the first row" % how
+        ok(kinds == ["old"] * len(kinds) and (len(kinds) == 300 if how == "replace" else err is None or path in err),
+           what + ": every blob the old bytes%s" % ("" if how == "replace" else ", or an error naming the file"),
+           "%s... %s %s" % (kinds[:3], len(kinds), err))
+        again = []
+        for q in (sql, sql + " LIMIT 300"):  # the same prepared statement again, and a new one
+            try:
+                again.append([kind(n, b) for n, b in conn.execute(q, (path,))])
+            except sqlite3.Error as e:
+                again.append(str(e))
+        ok(again == [["new"] * 300] * 2, what + ": the next statements read the new file",
+           repr([a[:3] for a in again]))
+        conn.close()
+    # a call with no table in its statement: the next run of the statement
+    # checks the file again (the number kept for the statement is reset)
+    write_safetensors(path, 300, 0)
+    conn = connect(module)
+    one = "SELECT safetensors_blob(?, 't0005')"
+    got = [conn.execute(one, (path,)).fetchone()[0] == old_blob(5) for _ in range(2)]  # opened, then cached
+    with open(path + ".tmp", "wb") as f:
+        f.write(new_data)
+    os.replace(path + ".tmp", path)
+    got.append(conn.execute(one, (path,)).fetchone()[0] == new_blob(5))
+    conn.close()
+    ok(got == [True] * 3, "safetensors_blob() alone: the old bytes, then, the file renamed over, the new",
+       repr(got))
+    shutil.rmtree(work)
+
+
+def folder_parsed_once(module):
+    """A folder of 200 files, more than the cache's 64 entries: a table over it
+    parses each header once (the scope check's sources are kept for the rows,
+    most of them parked without a descriptor), its totals are the files'
+    (computed here), and a parked file's bytes still read right."""
+    import shutil
+    import struct
+    import tempfile
+    work = tempfile.mkdtemp(prefix="folder.", dir="build")
+    for i in range(200):
+        write_safetensors(os.path.join(work, "m%03d.safetensors" % i), 3 + i % 5, 0)
+    want = sum(3 + i % 5 for i in range(200))
+    conn = connect(module)
+    before = json.loads(conn.execute("SELECT weights_cache_stats()").fetchone()[0])
+    n, nbytes = conn.execute("SELECT count(*), sum(nbytes) FROM safetensors(?)", (work,)).fetchone()
+    after = json.loads(conn.execute("SELECT weights_cache_stats()").fetchone()[0])
+    ok((n, nbytes) == (want, 256 * want), "a 200-file folder: count(*) and sum(nbytes)", repr((n, nbytes)))
+    ok(after["misses"] - before["misses"] == 200 and after["hits"] == before["hits"],
+       "a 200-file folder: each header parsed once, no second lookup", repr((before, after)))
+    # one call per file, in the order the table visits them: the first 136
+    # files' sources are parked by then (the cache held only the last 64)
+    rows = conn.execute("SELECT t.file, safetensors_blob(t.file, t.name) FROM safetensors(?) AS t "
+                        "WHERE t.name = 't0002'", (work,)).fetchall()
+    bad = [p for p, b in rows if b != struct.pack("<64f", *[i * 0.5 + 2 for i in range(64)])]
+    ok(len(rows) == 200 and not bad, "a 200-file folder: a blob of each file", "%d rows, bad %s" % (len(rows), bad[:3]))
+    conn.close()
     shutil.rmtree(work)
 
 
@@ -533,6 +630,8 @@ def main():
 
     if len(sys.argv) > 2 and sys.argv[2] == "changes":  # this part alone (e.g. on an old build)
         changing_files(MODULE)
+        calls_per_row_changes(MODULE)
+        folder_parsed_once(MODULE)
         print("python: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
         return 0 if failed == 0 and passed > 0 else 1
 
@@ -627,6 +726,8 @@ def main():
     big_gguf_header(conn)
     hashes_against_xxhsum(conn)
     changing_files(os.path.abspath(MODULE))
+    calls_per_row_changes(os.path.abspath(MODULE))
+    folder_parsed_once(os.path.abspath(MODULE))
 
     for c in conns:
         c.close()

@@ -16,7 +16,8 @@
 typedef struct wt_entry {
   struct wt_entry *next;
   wt_source *src;
-  uint64_t bytes; /* what this entry counts against the byte bound */
+  uint64_t bytes;   /* what this entry counts against the byte bound */
+  uint64_t checked; /* the check (wt_cache_new_check) that last found it unchanged */
 } wt_entry;
 
 /* One slot of the path -> id table (open addressing). */
@@ -33,7 +34,8 @@ struct wt_cache {
   wt_entry *head;
   uint64_t n_entries, bytes;
   uint64_t hits, misses, values_decoded;
-  int remote_off; /* weights_remote(0) */
+  int remote_off;  /* weights_remote(0) */
+  uint64_t checks; /* wt_cache_new_check() numbers given */
 };
 
 wt_cache *wt_cache_new(void) {
@@ -92,7 +94,10 @@ static void wt_cache_trim(wt_cache *c) {
   }
 }
 
-int wt_cache_find(wt_cache *c, const char *path, size_t n, int format, wt_source **out) {
+/* wt_cache_find(), with the stat skipped when check is not 0 and the
+** entry was found unchanged during that check. */
+static int wt_cache_lookup(wt_cache *c, const char *path, size_t n, int format, uint64_t check,
+                           wt_source **out) {
   struct stat st;
   wt_entry *e, *prev = NULL;
   if (c == NULL)
@@ -103,12 +108,18 @@ int wt_cache_find(wt_cache *c, const char *path, size_t n, int format, wt_source
     wt_source *s = e->src;
     if (s->path_len != n || memcmp(s->path, path, n) != 0)
       continue;
-    /* stat only when there is an entry to check, not for every new file */
-    /* a remote source checks its ETag on every response instead */
-    if ((!s->file.remote && (stat(s->path, &st) != 0 || !wt_cache_fresh(s, &st))) ||
-        (format != 0 && s->model.format != format)) {
-      wt_cache_drop(c, prev); /* changed on disk, or asked as another format */
+    if (format != 0 && s->model.format != format) {
+      wt_cache_drop(c, prev); /* asked as another format */
       return 0;
+    }
+    if (!s->file.remote && (check == 0 || e->checked != check)) {
+      /* stat only when there is an entry to check, not for every new file;
+      ** a remote source checks its ETag on every response instead */
+      if (stat(s->path, &st) != 0 || !wt_cache_fresh(s, &st)) {
+        wt_cache_drop(c, prev); /* changed on disk */
+        return 0;
+      }
+      e->checked = check;
     }
     if (prev != NULL) { /* move to the front */
       prev->next = e->next;
@@ -132,27 +143,47 @@ int wt_cache_holds(const wt_cache *c, const char *path, size_t n) {
   return 0;
 }
 
-int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source **out,
-                  wt_error *err) {
-  wt_entry *e;
-  if (c == NULL)
-    return wt_source_open(path, n, format, out, err);
-  if (wt_cache_find(c, path, n, format, out))
-    return 0;
-  c->misses++;
-  if (wt_source_open(path, n, format, out, err))
-    return -1;
-  e = malloc(sizeof(*e));
+int wt_cache_find(wt_cache *c, const char *path, size_t n, int format, wt_source **out) {
+  return wt_cache_lookup(c, path, n, format, 0, out);
+}
+
+int wt_cache_find_checked(wt_cache *c, const char *path, size_t n, int format, uint64_t check,
+                          wt_source **out) {
+  return wt_cache_lookup(c, path, n, format, check, out);
+}
+
+uint64_t wt_cache_new_check(wt_cache *c) {
+  return ++c->checks;
+}
+
+/* Add an entry for s at the front (when out of memory, s is not cached). */
+static void wt_cache_insert(wt_cache *c, wt_source *s) {
+  wt_entry *e = malloc(sizeof(*e));
   if (e == NULL)
-    return 0; /* not cached, still usable */
-  e->src = *out;
+    return;
+  e->src = s;
   e->src->refs++;
-  e->bytes = wt_source_bytes(*out);
+  e->bytes = wt_source_bytes(s);
+  e->checked = 0; /* the next checked lookup stats it */
   e->next = c->head;
   c->head = e;
   c->n_entries++;
   c->bytes += e->bytes;
   wt_cache_trim(c);
+}
+
+int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source **out,
+                  wt_error *err) {
+  if (c == NULL)
+    return wt_source_open(path, n, format, out, err);
+  if (wt_cache_allow(c, path, n, err) != 0)
+    return -1;
+  if (wt_cache_find(c, path, n, format, out))
+    return 0;
+  c->misses++;
+  if (wt_source_open(path, n, format, out, err))
+    return -1;
+  wt_cache_insert(c, *out);
   return 0;
 }
 
@@ -170,6 +201,17 @@ int wt_cache_remote(wt_cache *c, int on) {
 #else
   return 0;
 #endif
+}
+
+void wt_cache_adopt(wt_cache *c, wt_source *s) {
+  wt_entry *e;
+  if (c == NULL)
+    return;
+  for (e = c->head; e != NULL; e = e->next) {
+    if (e->src->path_len == s->path_len && memcmp(e->src->path, s->path, s->path_len) == 0)
+      return;
+  }
+  wt_cache_insert(c, s);
 }
 
 /* FNV-1a hash of a string. */

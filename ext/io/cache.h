@@ -44,6 +44,29 @@ int wt_cache_holds(const wt_cache *c, const char *path, size_t n);
 ** stale entry is dropped).  c may be NULL. */
 int wt_cache_find(wt_cache *c, const char *path, size_t n, int format, wt_source **out);
 
+/* wt_cache_find() for a function called once per row: check is a number
+** from wt_cache_new_check() that the caller keeps for one SQL statement
+** (functions.c), and the stat(2) of the path is made only at the first
+** lookup of the entry under that number (0: every time).  So within one
+** statement: a file changed in place (same inode) is still caught by the
+** fstat(2) after every read (wt_tensor_read(): "file changed while in
+** use"); a path renamed over or deleted reads as the old file, its header
+** and bytes together, as the table rows of the statement that listed it.
+** Every open through wt_cache_open() (a table, a scope check) stats and
+** replaces a changed entry, so once a table of a statement has read a
+** path's new file, no call returns the old one's bytes; and the next
+** statement checks the path again. */
+int wt_cache_find_checked(wt_cache *c, const char *path, size_t n, int format, uint64_t check,
+                          wt_source **out);
+
+/* A new check number for wt_cache_find_checked() (never 0). */
+uint64_t wt_cache_new_check(wt_cache *c);
+
+/* Put source s (opened by the caller, unchanged since: models.c's kept
+** sources) in the cache under its path, with a reference of its own,
+** unless the cache has an entry for that path.  c may be NULL. */
+void wt_cache_adopt(wt_cache *c, wt_source *s);
+
 /* A small number for path, the same for the life of the connection: the
 ** tables' rowids are (id << 40) | row, so that rows of different files
 ** never share a rowid (SQLite merges the scans of a WHERE ... OR ... by

@@ -765,6 +765,11 @@ static int wt_http_finish(wt_file *f, wt_disk_entry *e, int rc, long code, wt_er
     h->first_n = h->got;
     f->size = h->cr_total;
   }
+  if (h->first_n < (size_t)WT_HTTP_FIRST) { /* a small file: give back the rest */
+    unsigned char *p = realloc(h->first, h->first_n ? h->first_n : 1);
+    if (p != NULL)
+      h->first = p;
+  }
   snprintf(h->etag, sizeof(h->etag), "%s", h->resp_etag);
   return 0;
 fail:

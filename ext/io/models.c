@@ -108,8 +108,71 @@ static int wt_open_format(const wt_path_model *m, const wt_path_file *f, int for
   return f->format; /* 0: by content, which says what it is when it is neither */
 }
 
-int wt_model_check(wt_cache *cache, const wt_pathlist *l, size_t mi, int format,
-                   wt_model_facts *out) {
+void wt_scope_keep_free(wt_scope_keep *k) {
+  size_t i;
+  for (i = 0; i < k->n; i++)
+    wt_source_release(k->src[i]);
+  free(k->src);
+  memset(k, 0, sizeof(*k));
+}
+
+const wt_source *wt_scope_kept(const wt_scope_keep *k, size_t i) {
+  return i < k->n ? k->src[i] : NULL;
+}
+
+/* Park the kept sources that only the keep holds (the cache evicted them),
+** once WT_KEEP_MAX_OPEN more have been kept since the last time. */
+static void wt_keep_park(wt_scope_keep *k) {
+  size_t i;
+  if (k->n_open < k->park_at)
+    return;
+  k->n_open = 0;
+  for (i = 0; i < k->n; i++) {
+    if (k->src[i] == NULL || wt_source_parked(k->src[i]))
+      continue;
+    if (k->src[i]->refs > 1 || !wt_source_park(k->src[i]))
+      k->n_open++;
+  }
+  k->park_at = k->n_open + WT_KEEP_MAX_OPEN;
+}
+
+/* Keep s, file i of l, in k (taking the caller's reference): 1, or 0 when
+** it is not kept (already kept, over the bound, out of memory). */
+static int wt_keep_add(wt_scope_keep *k, const wt_pathlist *l, size_t i, wt_source *s) {
+  uint64_t b = wt_source_bytes(s);
+  if (k->src == NULL) {
+    k->src = calloc(l->n ? l->n : 1, sizeof(*k->src));
+    if (k->src == NULL)
+      return 0;
+    k->n = l->n;
+    k->park_at = WT_KEEP_MAX_OPEN;
+  }
+  if (i >= k->n || k->src[i] != NULL || k->bytes + b > WT_KEEP_MAX_BYTES)
+    return 0;
+  if (s->file.remote && k->n_open >= WT_KEEP_MAX_OPEN)
+    return 0; /* a remote source cannot be parked: its connection would stay open */
+  k->src[i] = s;
+  k->bytes += b;
+  k->n_open++;
+  wt_keep_park(k);
+  return 1;
+}
+
+wt_source *wt_scope_take(wt_scope_keep *k, wt_cache *cache, size_t i) {
+  wt_source *s = i < k->n ? k->src[i] : NULL;
+  if (s == NULL)
+    return NULL;
+  k->src[i] = NULL;
+  k->bytes -= wt_source_bytes(s);
+  if (!wt_source_parked(s))
+    k->n_open--;
+  wt_cache_adopt(cache, s);
+  return s;
+}
+
+/* wt_model_check(), keeping the sources it opened in keep (or NULL). */
+static int wt_model_check_keep(wt_cache *cache, const wt_pathlist *l, size_t mi, int format,
+                               wt_scope_keep *keep, wt_model_facts *out) {
   const wt_path_model *m = &l->models[mi];
   wt_source **src = calloc(m->n_parts ? m->n_parts : 1, sizeof(*src));
   size_t k, i;
@@ -153,18 +216,23 @@ int wt_model_check(wt_cache *cache, const wt_pathlist *l, size_t mi, int format,
              (unsigned long long)m->total_size, (unsigned long long)out->nbytes);
     wt_facts_fail(out, 0, l->files[m->name_file].path, msg);
   }
-  for (k = 0; k < m->n_parts; k++)
-    wt_source_release(src[k]);
+  for (k = 0; k < m->n_parts; k++) {
+    if (src[k] != NULL && (keep == NULL || !wt_keep_add(keep, l, m->parts[k], src[k])))
+      wt_source_release(src[k]);
+  }
   free(src);
   return rc;
 }
 
-/* Add file f to the remote files to open ahead, unless it is local,
-** failed already, or open in the cache.  0, or -1 when paths is full. */
-static int wt_ahead_add(wt_cache *cache, const wt_path_file *f, const char **paths, size_t *k) {
+/* Add file i of l to the remote files to open ahead, unless it is local,
+** failed already, or open in the cache or in keep.  0, or -1 when paths
+** is full. */
+static int wt_ahead_add(wt_cache *cache, const wt_scope_keep *keep, const wt_pathlist *l, size_t i,
+                        const char **paths, size_t *k) {
+  const wt_path_file *f = &l->files[i];
   size_t n = strlen(f->path);
   if (f->error != NULL || f->role != WT_ROLE_DATA || !wt_url_is_remote(f->path, n) ||
-      wt_cache_holds(cache, f->path, n))
+      wt_cache_holds(cache, f->path, n) || (keep != NULL && wt_scope_kept(keep, i) != NULL))
     return 0;
   if (*k == WT_HTTP_PARALLEL)
     return -1;
@@ -172,19 +240,19 @@ static int wt_ahead_add(wt_cache *cache, const wt_path_file *f, const char **pat
   return 0;
 }
 
-size_t wt_open_ahead(wt_cache *cache, const wt_pathlist *l, const size_t *ids, size_t from,
-                     size_t n, int models, int format) {
+size_t wt_open_ahead(wt_cache *cache, const wt_scope_keep *keep, const wt_pathlist *l,
+                     const size_t *ids, size_t from, size_t n, int models, int format) {
   const char *paths[WT_HTTP_PARALLEL] = {NULL};
   size_t i, j, k = 0;
   for (i = from; i < n; i++) {
     size_t id = ids != NULL ? ids[i] : i, before = k;
     int full = 0;
     if (!models) {
-      full = wt_ahead_add(cache, &l->files[id], paths, &k) != 0;
+      full = wt_ahead_add(cache, keep, l, id, paths, &k) != 0;
     } else if (format < 0 || wt_pathlist_in_scope(l, &l->models[id], format)) {
       const wt_path_model *m = &l->models[id];
       for (j = 0; !full && j < m->n_parts; j++)
-        full = wt_ahead_add(cache, &l->files[m->parts[j]], paths, &k) != 0;
+        full = wt_ahead_add(cache, keep, l, m->parts[j], paths, &k) != 0;
     }
     if (full) {
       if (i > from)
@@ -196,8 +264,13 @@ size_t wt_open_ahead(wt_cache *cache, const wt_pathlist *l, const size_t *ids, s
   return i > from ? i : from + 1;
 }
 
-int wt_scope_check(wt_cache *cache, const wt_pathlist *l, int format, const char **where,
-                   wt_error *err) {
+int wt_model_check(wt_cache *cache, const wt_pathlist *l, size_t mi, int format,
+                   wt_model_facts *out) {
+  return wt_model_check_keep(cache, l, mi, format, NULL, out);
+}
+
+int wt_scope_check(wt_cache *cache, const wt_pathlist *l, int format, wt_scope_keep *keep,
+                   const char **where, wt_error *err) {
   size_t i, ahead = 0;
   int failing = 0;
   *where = NULL;
@@ -206,8 +279,8 @@ int wt_scope_check(wt_cache *cache, const wt_pathlist *l, int format, const char
     if (!wt_pathlist_in_scope(l, &l->models[i], format))
       continue;
     if (i >= ahead) /* the remote files of the next models, at once */
-      ahead = wt_open_ahead(cache, l, NULL, i, l->n_models, 1, format);
-    if (wt_model_check(cache, l, i, format, &f)) {
+      ahead = wt_open_ahead(cache, keep, l, NULL, i, l->n_models, 1, format);
+    if (wt_model_check_keep(cache, l, i, format, keep, &f)) {
       wt_fail(err, "out of memory");
       return -1;
     }
@@ -249,7 +322,7 @@ int wt_scope_open(wt_cache *cache, const char *path, size_t n, int format, wt_pa
   memset(l, 0, sizeof(*l));
   if (wt_cache_allow(cache, path, n, err) || wt_paths_expand(path, n, format, l, err))
     return -1;
-  failing = wt_scope_check(cache, l, format, &where, err);
+  failing = wt_scope_check(cache, l, format, NULL, &where, err);
   if (failing == 0)
     return 0;
   if (failing > 0) {
@@ -311,7 +384,7 @@ int wt_resolve_model(wt_cache *cache, const char *path, size_t n, int format, wt
   memset(l, 0, sizeof(*l));
   if (wt_cache_allow(cache, path, n, err) || wt_paths_expand(path, n, format, l, err))
     return -1;
-  failing = wt_scope_check(cache, l, format, &where, err);
+  failing = wt_scope_check(cache, l, format, NULL, &where, err);
   if (failing != 0) {
     char msg[WT_ERROR_MAX];
     snprintf(msg, sizeof(msg), "%s", err->msg);
@@ -338,7 +411,7 @@ int wt_resolve_model(wt_cache *cache, const char *path, size_t n, int format, wt
 }
 
 int wt_resolve_cached(wt_cache *cache, const char *path, size_t n, int format, const char *name,
-                      size_t nn, wt_source **src, const wt_tensor **t) {
+                      size_t nn, uint64_t check, wt_source **src, const wt_tensor **t) {
   size_t at;
   int part;
   *src = NULL;
@@ -347,7 +420,7 @@ int wt_resolve_cached(wt_cache *cache, const char *path, size_t n, int format, c
   ** stat), and a fresh cache entry, which only a regular file can have */
   if (n == 0 || path[n] != 0 || memchr(path, 0, n) != NULL || path[0] == '~' ||
       wt_paths_ends(path, n, ".json") || (wt_split_name(path, n, &part, &at) > 0 && part == 1) ||
-      !wt_cache_find(cache, path, n, format, src))
+      !wt_cache_find_checked(cache, path, n, format, check, src))
     return WT_NOT_CACHED;
   *t = wt_source_find_tensor(*src, name, nn);
   if (*t != NULL)

@@ -87,6 +87,11 @@ static void wt_paths_sniff(wt_path_file *f) {
 }
 
 int wt_paths_add(wt_paths *x, const char *path, size_t n, size_t *id) {
+  return wt_paths_add_stat(x, path, n, NULL, id);
+}
+
+int wt_paths_add_stat(wt_paths *x, const char *path, size_t n, const struct stat *known,
+                      size_t *id) {
   wt_pathlist *l = x->out;
   wt_path_file *f;
   struct stat st;
@@ -108,19 +113,20 @@ int wt_paths_add(wt_paths *x, const char *path, size_t n, size_t *id) {
   if (f->path == NULL)
     return wt_paths_oom(x->err);
   *id = l->n++;
+  if (known != NULL)
+    st = *known;
   if (wt_url_is_remote(path, n)) {
     /* a URL: no stat or sniff (each would cost a request); its format is
     ** its name's, and opening it says what is wrong (a 404 names it).  In
     ** a listed remote folder, the listing says whether it exists. */
     f->exists = x->tree == NULL ||
                 bsearch(&f->path, x->tree, x->n_tree, sizeof(char *), wt_paths_cmp) != NULL;
-  } else if (stat(f->path, &st) == 0) {
+  } else if (known != NULL || stat(f->path, &st) == 0) {
     f->exists = 1;
     f->size = (uint64_t)st.st_size;
     f->dev = (uint64_t)st.st_dev;
     f->ino = (uint64_t)st.st_ino;
     f->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-    f->realpath = realpath(f->path, NULL); /* NULL on failure: the column is NULL */
     if (S_ISREG(st.st_mode))
       wt_paths_sniff(f);
   } else if (lstat(f->path, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -142,7 +148,6 @@ int wt_paths_add(wt_paths *x, const char *path, size_t n, size_t *id) {
 void wt_paths_drop_last(wt_paths *x) {
   wt_path_file *f = &x->out->files[--x->out->n];
   free(f->path);
-  free(f->realpath);
   free(f->error);
   free(f->revision);
   free(f->refs);
@@ -408,7 +413,6 @@ void wt_pathlist_free(wt_pathlist *l) {
     return;
   for (i = 0; i < l->n; i++) {
     free(l->files[i].path);
-    free(l->files[i].realpath);
     free(l->files[i].error);
     free(l->files[i].revision);
     free(l->files[i].refs);

@@ -98,9 +98,8 @@ typedef struct wt_weight {
 
 /* One file in scope. */
 typedef struct wt_path_file {
-  char *path;     /* as the user sees it */
-  char *realpath; /* NULL when it does not resolve */
-  int exists;     /* stat() succeeded */
+  char *path; /* as the user sees it */
+  int exists; /* stat() succeeded */
   uint64_t size, dev, ino;
   int64_t mtime_ns;
   int format;            /* WT_FORMAT_* from the first bytes, or 0 */

@@ -7,6 +7,7 @@
 #define WT_PATHS_INT_H
 
 #include <limits.h>
+#include <sys/stat.h>
 
 #include "paths.h"
 
@@ -53,10 +54,15 @@ int wt_paths_cmp(const void *a, const void *b);
 int wt_paths_join(char *buf, const char *dir, size_t dn, const char *name, size_t nn, size_t *len,
                   wt_error *err);
 
-/* Append path[0..n) to the files, with what stat(2), realpath(3) and its
-** first bytes say about it.  Sets *id to its index.  A path that does not
+/* Append path[0..n) to the files, with what stat(2) and its first bytes
+** say about it.  Sets *id to its index.  A path that does not
 ** exist is added with exists == 0. */
 int wt_paths_add(wt_paths *x, const char *path, size_t n, size_t *id);
+
+/* wt_paths_add() of a path whose stat(2) the caller has just made (known:
+** what it said, so that a directory walk stats each entry once), or NULL. */
+int wt_paths_add_stat(wt_paths *x, const char *path, size_t n, const struct stat *known,
+                      size_t *id);
 
 /* Remove the file added last (a directory entry that is not a model). */
 void wt_paths_drop_last(wt_paths *x);

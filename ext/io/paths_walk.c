@@ -127,7 +127,7 @@ static int wt_scan_entry(wt_walk *w, int dfd, const char *dir, size_t dn, const 
     return w->recursive ? wt_push(w, path, n) : 0;
   if (!S_ISREG(st.st_mode))
     return 0; /* a FIFO, a device, a socket */
-  if (wt_paths_add(w->x, path, n, &id))
+  if (wt_paths_add_stat(w->x, path, n, &st, &id))
     return -1;
   f = &w->x->out->files[id];
   if (wt_paths_is_model_file(f) || (faccessat(dfd, name, R_OK, 0) != 0 && errno == EACCES))

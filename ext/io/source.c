@@ -3,12 +3,13 @@
 ** into memory and hand it to the parser of its format.  See source.h.
 **
 ** A header's length is not known before it is parsed (GGUF), so the first
-** WT_HEADER_FIRST bytes are read (or the whole file if smaller) and parsed;
+** WT_HEADER_PROBE bytes are read (or the whole file if smaller) and parsed;
 ** when the parser asks for more (gguf_parse_prefix() returns 1 with the
-** bytes it needs) the buffer grows to at least twice its size, only the
-** new bytes are read, and the parse runs again: a few parses of a header
-** that is read once.  A remote source (http.h) takes the same path with
-** HTTP ranges, starting from the WT_HTTP_FIRST bytes its open read.
+** bytes it needs) the buffer grows to at least twice its size and at least
+** WT_HEADER_FIRST bytes, only the new bytes are read, and the parse runs
+** again: a few parses of a header that is read once.  A remote source
+** (http.h) takes the same path with HTTP ranges, starting from the
+** WT_HTTP_FIRST bytes its open read.
 */
 #include "source.h"
 
@@ -24,6 +25,11 @@
 #include "http.h"
 
 #define WT_HEADER_FIRST ((uint64_t)64 << 10)
+
+/* The first read: enough for the header of a small file (a LoRA adapter, a
+** shard of a folder of many), so that a scan of many small files copies
+** only their headers; a larger header is read from WT_HEADER_FIRST on. */
+#define WT_HEADER_PROBE ((uint64_t)4 << 10)
 
 /* The most header bytes read into memory: real headers are under 100 MB
 ** (safetensors' limit; a GGUF vocabulary of 256k tokens is about 8 MB), and
@@ -93,7 +99,7 @@ static int wt_parse(wt_source *s, int format, uint64_t avail, uint64_t *need, wt
 
 /* Read the header into s->header and parse it, growing as asked. */
 static int wt_read_header(wt_source *s, int format, wt_error *err) {
-  uint64_t first = s->file.remote ? WT_HTTP_FIRST : WT_HEADER_FIRST; /* remote: what open read */
+  uint64_t first = s->file.remote ? WT_HTTP_FIRST : WT_HEADER_PROBE; /* remote: what open read */
   uint64_t size = s->file.size, want = size < first ? size : first, need = 0;
   int rc;
   for (;;) {
@@ -120,6 +126,8 @@ static int wt_read_header(wt_source *s, int format, wt_error *err) {
                      "bytes that this extension reads into memory",
                      U(need), U(WT_HEADER_MAX));
     want = want > size / 2 ? size : 2 * want;
+    if (want < WT_HEADER_FIRST) /* past the probe: as the first read was before it */
+      want = size < WT_HEADER_FIRST ? size : WT_HEADER_FIRST;
     if (want < need)
       want = need;
     if (want > WT_HEADER_MAX)
@@ -199,10 +207,50 @@ void wt_source_release(wt_source *s) {
   wt_model_free(&s->model);
   wt_file_close(&s->file);
   free(s->header);
+  free(s->ahead);
   free(s->tensor_slots);
   free(s->meta_slots);
   free(s->path);
   free(s);
+}
+
+int wt_source_park(wt_source *s) {
+  wt_file id = s->file;
+  if (s->file.ops == NULL || s->file.ino == 0)
+    return 0;
+  wt_file_close(&s->file);
+  s->file.size = id.size;
+  s->file.dev = id.dev;
+  s->file.ino = id.ino;
+  s->file.mtime_ns = id.mtime_ns;
+  return 1;
+}
+
+int wt_source_parked(const wt_source *s) {
+  return s->file.ops == NULL;
+}
+
+/* Reopen parked source s: 0 when its path still is the file parsed, else
+** -1 with err set. */
+static int wt_source_unpark(wt_source *s, wt_error *err) {
+  wt_file f;
+  if (wt_file_open(&f, s->path, s->path_len, err))
+    return -1;
+  if (f.dev != s->file.dev || f.ino != s->file.ino)
+    wt_fail(err, "file changed while in use: the path names another file than the one whose "
+                 "header was read (replaced)");
+  else if (f.size != s->file.size || f.mtime_ns != s->file.mtime_ns)
+    wt_fail(err,
+            "file changed while in use: it had %llu bytes when its header was read and now has "
+            "%llu%s",
+            U(s->file.size), U(f.size),
+            f.size == s->file.size ? ", with a new modification time" : "");
+  else {
+    s->file = f;
+    return 0;
+  }
+  wt_file_close(&f);
+  return -1;
 }
 
 uint64_t wt_source_bytes(const wt_source *s) {
@@ -242,13 +290,50 @@ const wt_meta *wt_source_find_meta(const wt_source *s, const char *p, size_t n) 
   return s->meta_slots[j] ? &s->model.meta[s->meta_slots[j] - 1] : NULL;
 }
 
-int wt_tensor_read(const wt_source *s, const wt_tensor *t, uint64_t off, size_t n, void *buf,
+/* Read n (at most WT_AHEAD_SMALL) bytes at file offset at into buf through
+** the read-ahead block (source.h): from the block when it holds them; else
+** when the reads go forward through the file (this one starts at most
+** WT_AHEAD_SMALL bytes after the last one ended), read the next block
+** first; else read just the n bytes.  Every pread is checked with
+** wt_file_unchanged(). */
+static int wt_read_small(wt_source *s, uint64_t at, size_t n, void *buf, wt_error *err) {
+  uint64_t last = s->ahead_end, block;
+  s->ahead_end = at + n;
+  if (s->ahead_n > 0 && at >= s->ahead_at && at + n <= s->ahead_at + s->ahead_n) {
+    memcpy(buf, s->ahead + (at - s->ahead_at), n);
+    return 0;
+  }
+  if (last == 0 || at < last || at - last > WT_AHEAD_SMALL || at >= s->file.size ||
+      (s->ahead == NULL && (s->ahead = malloc(WT_AHEAD_BLOCK)) == NULL)) {
+    if (wt_file_read_at(&s->file, at, n, buf, err) != 0)
+      return -1;
+    return wt_file_unchanged(&s->file, err);
+  }
+  block = s->file.size - at < WT_AHEAD_BLOCK ? s->file.size - at : WT_AHEAD_BLOCK;
+  s->ahead_n = 0;
+  if (block < n || wt_file_read_at(&s->file, at, (size_t)block, s->ahead, err) != 0 ||
+      wt_file_unchanged(&s->file, err) != 0)
+    return block < n ? wt_fail(err, "bytes past the end of the file") : -1;
+  s->ahead_at = at;
+  s->ahead_n = (size_t)block;
+  memcpy(buf, s->ahead, n);
+  return 0;
+}
+
+int wt_tensor_read(const wt_source *cs, const wt_tensor *t, uint64_t off, size_t n, void *buf,
                    wt_error *err) {
+  /* reopening a parked source and the read-ahead block change only how
+  ** s reads, never what it describes: so a source held as const reads */
+  wt_source *s = (wt_source *)cs;
   if (off > t->nbytes || n > t->nbytes - off)
     return wt_fail(err, "bytes [%llu, %llu + %zu) are outside the tensor's %llu bytes", U(off),
                    U(off), n, U(t->nbytes));
+  if (wt_source_parked(s) && wt_source_unpark(s, err))
+    return -1;
   if (n == 0)
     return wt_file_unchanged(&s->file, err);
+  if (n <= WT_AHEAD_SMALL)
+    return wt_read_small(s, t->offset + off, n, buf, err);
   if (wt_file_read_at(&s->file, t->offset + off, n, buf, err) != 0)
     return -1;
   return wt_file_unchanged(&s->file, err);

@@ -29,6 +29,9 @@ typedef struct wt_source {
   uint64_t header_avail;
   uint32_t *tensor_slots, *meta_slots; /* open addressing: index + 1, 0 = empty */
   uint64_t tensor_cap, meta_cap;       /* powers of two, at least twice the counts */
+  unsigned char *ahead;                /* the read-ahead block (wt_tensor_read()), or NULL */
+  uint64_t ahead_at, ahead_end;        /* its file offset; where the last small read ended */
+  size_t ahead_n;                      /* its bytes (0: none) */
 } wt_source;
 
 /* Open path (n bytes) and parse it as format (WT_FORMAT_*; 0 = detect from
@@ -37,6 +40,18 @@ int wt_source_open(const char *path, size_t n, int format, wt_source **out, wt_e
 
 /* Drop a reference; the last one closes and frees. */
 void wt_source_release(wt_source *s);
+
+/* Close the descriptor of a source of a local file, keeping its header,
+** description and identity (models.c parks the sources it keeps, so that
+** they hold no descriptors).  Returns 1 when parked, 0 when it cannot be
+** (a remote source, or already parked).  wt_tensor_read() of a parked
+** source reopens the file by its path and reads only if it still is the
+** file that was parsed (device, inode, size, modification time), else it
+** fails ("file changed while in use: ..."). */
+int wt_source_park(wt_source *s);
+
+/* True when s is parked. */
+int wt_source_parked(const wt_source *s);
 
 /* The tensor named p[0..n), or NULL.  O(1). */
 const wt_tensor *wt_source_find_tensor(const wt_source *s, const char *p, size_t n);
@@ -54,7 +69,21 @@ uint64_t wt_source_bytes(const wt_source *s);
 
 /* Read bytes [off, off + n) of tensor t (off + n <= t->nbytes) into buf,
 ** then check that the file is unchanged since it was parsed: 0, or -1
-** with err set ("file changed while in use: ..."). */
+** with err set ("file changed while in use: ...").  A parked source is
+** reopened first (wt_source_park()).
+**
+** Reads of at most WT_AHEAD_SMALL bytes that go forward through the file
+** (a function called once per row of a listing: one tensor after the
+** other) are served from a block of WT_AHEAD_BLOCK bytes read ahead with
+** one pread(2) and checked with one fstat(2), instead of a pread and an
+** fstat per tensor.  The block's bytes are the version the source parsed
+** (the fstat after its read says so), so a call served from it returns
+** that version's bytes, consistently with the header; a source whose file
+** changed since is replaced at the next statement's check (cache.h).  A
+** source holds at most one block (64 KiB; not counted in
+** wt_source_bytes()). */
+#define WT_AHEAD_SMALL ((size_t)4 << 10)
+#define WT_AHEAD_BLOCK ((uint64_t)64 << 10)
 int wt_tensor_read(const wt_source *s, const wt_tensor *t, uint64_t off, size_t n, void *buf,
                    wt_error *err);
 

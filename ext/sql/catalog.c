@@ -12,8 +12,10 @@
 ** Everything a row shows was learnt when the file was visited (paths.c
 ** stats and sniffs each file once; the vtab opens it through the cache):
 ** no column function reads the file system, except weights_files.verified,
-** a whole-file SHA-256 computed only when a query reads that column.
+** a whole-file SHA-256 computed only when a query reads that column, and
+** weights_files.realpath, resolved (realpath(3)) only when read.
 */
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/file_sha256.h"
@@ -111,10 +113,14 @@ static int wf_column(wt_cursor *c, sqlite3_context *ctx, int col) {
     if (model != NULL)
       sqlite3_result_text(ctx, model, -1, SQLITE_TRANSIENT);
     break;
-  case WF_REALPATH:
-    if (f->realpath != NULL)
-      sqlite3_result_text(ctx, f->realpath, -1, SQLITE_TRANSIENT);
+  case WF_REALPATH: {
+    /* resolved when asked for: a listing that does not show it pays no
+    ** readlink per path component */
+    char *r = f->exists ? realpath(f->path, NULL) : NULL;
+    if (r != NULL)
+      sqlite3_result_text(ctx, r, -1, free);
     break;
+  }
   case WF_DEV:
     if (f->exists)
       wt_result_u64(ctx, f->dev);

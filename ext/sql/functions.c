@@ -130,6 +130,27 @@ static int wt_scope_tensor(sqlite3_context *ctx, int i, const char *p, size_t n,
   return wt_scope_find_tensor(aux->cache, &m->list, aux->format, z, zn, psrc, pt, e);
 }
 
+/* The statement's check number for the cache (wt_cache_find_checked():
+** one stat of a cached file per statement).  It is kept as auxiliary data
+** under a negative argument number, which SQLite shares between all the
+** functions of one prepared statement and drops when the statement is
+** reset (sqlite3_get_auxdata() in vdbeapi.c: "Undocumented behavior",
+** there for many releases; SQLite's own JSON functions cache parses this
+** way): so every execution of a statement gets a new number.  0 (a stat
+** on every call) when SQLite keeps no such data. */
+#define WT_STMT_AUX (-0x77746368) /* any negative number no other code uses */
+static uint64_t wt_stmt_check(sqlite3_context *ctx, wt_cache *cache) {
+  uint64_t *p = sqlite3_get_auxdata(ctx, WT_STMT_AUX), check;
+  if (p != NULL)
+    return *p;
+  p = sqlite3_malloc(sizeof(*p));
+  if (p == NULL)
+    return 0;
+  check = *p = wt_cache_new_check(cache);
+  sqlite3_set_auxdata(ctx, WT_STMT_AUX, p, sqlite3_free); /* frees p when it fails */
+  return check;
+}
+
 int wt_func_find_tensor(sqlite3_context *ctx, sqlite3_value **argv, int i, wt_source **psrc,
                         const wt_tensor **pt) {
   sqlite3_value *path = argv[i], *name = argv[i + 1];
@@ -152,10 +173,11 @@ int wt_func_find_tensor(sqlite3_context *ctx, sqlite3_value **argv, int i, wt_so
   }
   if (z == NULL)
     return 0;
-  rc = wt_resolve_cached(aux->cache, p, (size_t)n, aux->format, z,
-                         (size_t)sqlite3_value_bytes(name), psrc, pt);
+  rc =
+      wt_resolve_cached(aux->cache, p, (size_t)n, aux->format, z, (size_t)sqlite3_value_bytes(name),
+                        wt_stmt_check(ctx, aux->cache), psrc, pt);
   if (rc != WT_NOT_CACHED) {
-    /* the file is in the cache and unchanged: one stat */
+    /* the file is in the cache and unchanged: one stat per statement */
   } else if (wt_path_is_plain_file(p, (size_t)n)) {
     rc = wt_resolve_tensor(aux->cache, p, (size_t)n, aux->format, z,
                            (size_t)sqlite3_value_bytes(name), psrc, pt, &e);

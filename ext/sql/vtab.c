@@ -334,6 +334,7 @@ static void wt_reset(wt_cursor *c) {
   }
   sqlite3_free(c->range.in);
   c->range = (wt_range){INT64_MIN, INT64_MAX, NULL, 0};
+  wt_scope_keep_free(&c->keep);
   wt_pathlist_free(&c->paths);
   sqlite3_free(c->visit);
   c->visit = NULL;
@@ -392,14 +393,15 @@ static int wt_visit_holders(wt_cursor *c, char **pzErr) {
     return SQLITE_OK;
   for (i = 0; i < c->n_visit; i++) {
     const wt_path_file *f = &l->files[c->visit[i]];
-    wt_source *s;
+    const wt_source *kept = wt_scope_kept(&c->keep, c->visit[i]);
+    wt_source *s = NULL;
     wt_error e;
     int held;
-    if (wt_cache_open(c->cache, f->path, strlen(f->path), 0, &s, &e)) {
+    if (kept == NULL && wt_cache_open(c->cache, f->path, strlen(f->path), 0, &s, &e)) {
       *pzErr = wt_error_message(c->def->name, f->path, e.msg);
       return SQLITE_ERROR;
     }
-    held = wt_source_find_tensor(s, name, (size_t)sqlite3_value_bytes(v)) != NULL;
+    held = wt_source_find_tensor(kept ? kept : s, name, (size_t)sqlite3_value_bytes(v)) != NULL;
     wt_source_release(s);
     if (!held)
       continue;
@@ -444,7 +446,9 @@ static int wt_expand_path(wt_cursor *c, const char *path, int n, char **pzErr) {
     return SQLITE_ERROR;
   }
   if (c->def->rows == WT_ROWS_DATA) {
-    failing = wt_scope_check(c->cache, &c->paths, c->def->format, &where, &e);
+    failing = wt_scope_check(c->cache, &c->paths, c->def->format, &c->keep, &where, &e);
+    if (failing != 0)
+      wt_scope_keep_free(&c->keep);
     if (failing < 0)
       return SQLITE_NOMEM;
     if (failing > 0) {
@@ -478,7 +482,8 @@ static int wt_visit_file(wt_cursor *c, char **pzErr) {
       return SQLITE_OK;
     }
   }
-  if (wt_cache_open(c->cache, c->file, strlen(c->file), format, &c->src, &e)) {
+  c->src = wt_scope_take(&c->keep, c->cache, c->cur);
+  if (c->src == NULL && wt_cache_open(c->cache, c->file, strlen(c->file), format, &c->src, &e)) {
     c->src = NULL;
     if (c->def->rows != WT_ROWS_FILES) {
       *pzErr = wt_error_message(c->def->name, c->file, e.msg);
@@ -507,7 +512,7 @@ static int wt_settle(wt_cursor *c) {
       return SQLITE_OK;
     }
     if (c->i_visit >= c->ahead) /* remote files: the next few opened at once */
-      c->ahead = wt_open_ahead(c->cache, &c->paths, c->visit, c->i_visit, c->n_visit,
+      c->ahead = wt_open_ahead(c->cache, &c->keep, &c->paths, c->visit, c->i_visit, c->n_visit,
                                c->def->rows == WT_ROWS_MODELS, -1);
     c->cur = c->visit[c->i_visit++];
     c->file = c->def->rows == WT_ROWS_MODELS

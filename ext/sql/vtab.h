@@ -92,6 +92,7 @@ struct wt_cursor {
   wt_cache *cache;
   sqlite3_value *args[WT_MAX_ARGS]; /* copies of the arguments, NULL when absent */
   wt_pathlist paths;                /* the files and models the path argument names */
+  wt_scope_keep keep;               /* sources the scope check opened (WT_ROWS_DATA) */
   size_t *visit;                    /* ids of files (or models) to visit, in order */
   size_t n_visit, i_visit;          /* how many, and the next one */
   size_t ahead;                     /* visits [i_visit, ahead) were opened ahead (remote) */
