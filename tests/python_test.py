@@ -448,17 +448,43 @@ def hashes_against_xxhsum(conn):
             data = f.read()
         for name, offset, nbytes in conn.execute("SELECT name, offset, nbytes FROM %s(?)" % table, (demo,)):
             cases.append((demo, name, data[offset:offset + nbytes]))
+    # each algorithm against the command-line tool on the same bytes (xxhsum -H3
+    # prints "XXH3 (file) = hex": the hash is the last word; the others the first)
+    tools = [("xxh3-128", ["xxhsum", "-H2"], 0), ("xxh3-64", ["xxhsum", "-H3"], -1),
+             ("xxh64", ["xxhsum", "-H1"], 0), ("sha1", ["sha1sum"], 0), ("sha256", ["sha256sum"], 0)]
     bad = []
     for i, (p, name, data) in enumerate(cases):
         part = os.path.join(work, "part%d" % i)
         with open(part, "wb") as f:
             f.write(data)
         (got,) = conn.execute("SELECT tensor_hash(?, ?)", (p, name)).fetchone()
-        want = subprocess.run(["xxhsum", "-H2", part], capture_output=True, text=True).stdout.split()
-        if not want or got != want[0]:
-            bad.append("%s %s: %r != %r" % (p, name, got, want[:1]))
-    ok(not bad and len(cases) > 40, "tensor_hash() of %d tensors equals xxhsum -H2 of their bytes" % len(cases),
-       "; ".join(bad[:3]))
+        for algo, tool, word in tools:
+            want = subprocess.run(tool + [part], capture_output=True, text=True).stdout.split()
+            (got_a,) = conn.execute("SELECT tensor_hash(?, ?, ?)", (p, name, algo)).fetchone()
+            if algo == "xxh3-128" and (not want or got != want[word]):
+                bad.append("%s %s (default): %r != %r" % (p, name, got, want[:1]))
+            if not want or got_a != want[word]:
+                bad.append("%s %s %s: %r != %r" % (p, name, algo, got_a, want))
+    ok(not bad and len(cases) > 40,
+       "tensor_hash() of %d tensors, every algorithm, equals xxhsum -H1/-H2/-H3, sha1sum, sha256sum "
+       "of their bytes" % len(cases), "; ".join(bad[:3]))
+    # hand-worked vectors: FIPS 180-2's "abc" examples, XXH64's published values of "" and "abc"
+    known = [("small", "sha256", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+             ("small", "sha1", "a9993e364706816aba3e25717850c26c9cd0d89d"),
+             ("small", "xxh64", "44bc2cf5ad770999"),
+             ("empty", "xxh64", "ef46db3751d8e999"),
+             ("empty", "sha256", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+             ("empty", "sha1", "da39a3ee5e6b4b0d3255bfef95601890afd80709")]
+    got = [(n, a, conn.execute("SELECT tensor_hash(?, ?, ?)", (path, n, a)).fetchone()[0]) for n, a, _ in known]
+    ok(got == known, "tensor_hash() of 'abc' and of an empty tensor: the published vectors", repr(got))
+    # an unknown algorithm is an error that lists the valid names, before any file is read
+    try:
+        conn.execute("SELECT tensor_hash('/nonexistent', 'x', 'md5')").fetchall()
+        e = None
+    except sqlite3.Error as err:
+        e = str(err)
+    ok(e == "tensor_hash(): unknown hash algorithm 'md5': the algorithms are xxh3-128, xxh3-64, xxh64, "
+       "sha1, sha256", "tensor_hash() with an unknown algorithm names the valid ones", repr(e))
     (b,) = conn.execute("SELECT tensor_blob(?, 'big')", (path,)).fetchone()
     ok(b == big, "tensor_blob() of a 3 MiB tensor is its bytes")
     shutil.rmtree(work)
