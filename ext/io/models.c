@@ -137,6 +137,8 @@ int wt_model_check(wt_cache *cache, const wt_pathlist *l, size_t mi, int format,
       out->params += t->numel;
       if (t->nbytes_known)
         out->nbytes += t->nbytes;
+      else
+        out->unsized++;
     }
     out->tensors += src[k]->model.n_tensors;
   }

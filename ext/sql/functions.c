@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "functions.h"
+#include "formats/ggml_ftype.h"
 #include "io/digest.h"
 #include "io/models.h"
 #include "io/source.h"
@@ -331,28 +332,68 @@ static void wt_hash_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   wt_source_release(src);
 }
 
+/* ",\"file_type\":...,\"bits_per_weight\":..." for *_info(): GGUF's
+** general.file_type by name (and id), read from header; the bits per
+** weight of the tensors (nbytes bytes for params weights, none of unknown
+** size), null when it cannot be computed.  sqlite3_malloc'd. */
+static char *wt_info_identity(const wt_model *m, const unsigned char *header, uint64_t params,
+                              uint64_t nbytes, uint64_t unsized) {
+  double bpw = unsized == 0 ? wt_bits_per_weight(nbytes, params) : -1;
+  char ftype[48], bits[40] = "null";
+  int64_t id;
+  if (bpw >= 0)
+    snprintf(bits, sizeof(bits), "%.17g", bpw);
+  if (m->format != WT_FORMAT_GGUF)
+    return sqlite3_mprintf(",\"bits_per_weight\":%s", bits);
+  if (!gguf_file_type(m, header, &id))
+    return sqlite3_mprintf(",\"file_type\":null,\"file_type_id\":null,\"bits_per_weight\":%s",
+                           bits);
+  return sqlite3_mprintf(",\"file_type\":\"%s\",\"file_type_id\":%lld,\"bits_per_weight\":%s",
+                         ggml_ftype_text(ftype, sizeof(ftype), id), (long long)id, bits);
+}
+
 /* The facts of one file as a JSON object (sqlite3_malloc'd).  For a
 ** model of several files, tensor_count is the model's (what the tables
 ** list), file_tensor_count this file's, files how many there are. */
-static char *wt_info_json(const wt_model *m, const wt_model_facts *f) {
-  char more[128] = "";
+static char *wt_info_json(const wt_model *m, const unsigned char *header, const wt_model_facts *f) {
+  char more[128] = "", *id, *z;
   uint64_t tensors = f != NULL ? f->tensors : m->n_tensors;
-  if (f != NULL)
+  uint64_t params = 0, nbytes = 0, unsized = 0;
+  size_t i;
+  if (f != NULL) {
     snprintf(more, sizeof(more), ",\"files\":%llu,\"file_tensor_count\":%llu",
              (unsigned long long)f->files, (unsigned long long)m->n_tensors);
+    params = f->params;
+    nbytes = f->nbytes;
+    unsized = f->unsized;
+  } else {
+    for (i = 0; i < m->n_tensors; i++) {
+      params += m->tensors[i].numel;
+      if (m->tensors[i].nbytes_known)
+        nbytes += m->tensors[i].nbytes;
+      else
+        unsized++;
+    }
+  }
+  id = wt_info_identity(m, header, params, nbytes, unsized);
+  if (id == NULL)
+    return NULL;
   if (m->format == WT_FORMAT_GGUF)
-    return sqlite3_mprintf("{\"version\":%u,\"byte_order\":\"%s\",\"tensor_count\":%llu,"
-                           "\"kv_count\":%llu,\"alignment\":%llu,\"data_offset\":%llu,"
-                           "\"file_size\":%llu%s}",
-                           m->version, m->big_endian ? "big" : "little",
-                           (unsigned long long)tensors, (unsigned long long)m->n_meta,
-                           (unsigned long long)m->alignment, (unsigned long long)m->data_offset,
-                           (unsigned long long)m->file_size, more);
-  return sqlite3_mprintf("{\"file_size\":%llu,\"header_length\":%llu,\"data_offset\":%llu,"
-                         "\"tensor_count\":%llu,\"metadata_count\":%llu%s}",
-                         (unsigned long long)m->file_size, (unsigned long long)m->header_len,
-                         (unsigned long long)m->data_offset, (unsigned long long)tensors,
-                         (unsigned long long)m->n_meta, more);
+    z = sqlite3_mprintf("{\"version\":%u,\"byte_order\":\"%s\",\"tensor_count\":%llu,"
+                        "\"kv_count\":%llu,\"alignment\":%llu,\"data_offset\":%llu,"
+                        "\"file_size\":%llu%s%s}",
+                        m->version, m->big_endian ? "big" : "little", (unsigned long long)tensors,
+                        (unsigned long long)m->n_meta, (unsigned long long)m->alignment,
+                        (unsigned long long)m->data_offset, (unsigned long long)m->file_size, more,
+                        id);
+  else
+    z = sqlite3_mprintf("{\"file_size\":%llu,\"header_length\":%llu,\"data_offset\":%llu,"
+                        "\"tensor_count\":%llu,\"metadata_count\":%llu%s%s}",
+                        (unsigned long long)m->file_size, (unsigned long long)m->header_len,
+                        (unsigned long long)m->data_offset, (unsigned long long)tensors,
+                        (unsigned long long)m->n_meta, more, id);
+  sqlite3_free(id);
+  return z;
 }
 
 /* safetensors_info() and gguf_info(): the facts of a file, or of the
@@ -372,7 +413,7 @@ static void wt_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     src = wt_func_source(ctx, argv[0]);
     if (src == NULL)
       return;
-    z = wt_info_json(&src->model, NULL);
+    z = wt_info_json(&src->model, src->header, NULL);
   } else {
     const wt_path_model *m;
     const char *first;
@@ -387,7 +428,7 @@ static void wt_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       wt_pathlist_free(&l);
       return;
     }
-    z = wt_info_json(&src->model, m->n_parts > 1 || m->is_index ? &facts : NULL);
+    z = wt_info_json(&src->model, src->header, m->n_parts > 1 || m->is_index ? &facts : NULL);
     wt_pathlist_free(&l);
   }
   if (z == NULL)
