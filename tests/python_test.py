@@ -490,6 +490,140 @@ def hashes_against_xxhsum(conn):
     shutil.rmtree(work)
 
 
+def gguf_tensor_ranges(path):
+    """An independent reader of a GGUF v2/v3 little-endian file's tensor infos:
+    {name: (absolute offset, nbytes)} for F32, F16 and Q8_0 tensors."""
+    import struct
+    with open(path, "rb") as f:
+        data = f.read()
+    pos = 4
+    version, n_tensors, n_kv = struct.unpack_from("<IQQ", data, pos)
+    pos += 20
+    assert version in (2, 3)
+    fixed = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+
+    def skip_value(t, pos):
+        if t in fixed:
+            return pos + fixed[t]
+        if t == 8:
+            (n,) = struct.unpack_from("<Q", data, pos)
+            return pos + 8 + n
+        assert t == 9
+        et, n = struct.unpack_from("<IQ", data, pos)
+        pos += 12
+        for _ in range(n):
+            pos = skip_value(et, pos)
+        return pos
+
+    alignment = 32
+    for _ in range(n_kv):
+        (n,) = struct.unpack_from("<Q", data, pos)
+        key = data[pos + 8:pos + 8 + n].decode()
+        pos += 8 + n
+        (t,) = struct.unpack_from("<I", data, pos)
+        pos += 4
+        if key == "general.alignment":
+            (alignment,) = struct.unpack_from("<I", data, pos)
+        pos = skip_value(t, pos)
+    infos = []
+    for _ in range(n_tensors):
+        (n,) = struct.unpack_from("<Q", data, pos)
+        name = data[pos + 8:pos + 8 + n].decode()
+        pos += 8 + n
+        (nd,) = struct.unpack_from("<I", data, pos)
+        dims = struct.unpack_from("<%dQ" % nd, data, pos + 4)
+        pos += 4 + 8 * nd
+        ggml_type, off = struct.unpack_from("<IQ", data, pos)
+        pos += 12
+        numel = 1
+        for d in dims:
+            numel *= d
+        nbytes = {0: numel * 4, 1: numel * 2, 8: numel // 32 * 34}[ggml_type]
+        infos.append((name, off, nbytes))
+    start = (pos + alignment - 1) // alignment * alignment
+    return {name: (start + off, nbytes) for name, off, nbytes in infos}
+
+
+def shared_tensors_expected():
+    """tests/sql_expected/shared_tensors.out (sql/shared_tensors.sql) against
+    Python: the SHA-256 (hashlib) of every tensor's bytes of the demo files,
+    cut out with offsets from Python's own readers of the headers; the pairs of
+    files, how many tensors and bytes they share, and each shared hash's files."""
+    import hashlib
+    files = {}
+    for name in sorted(os.listdir("build/demo")):
+        p = os.path.join("build/demo", name)
+        if name.endswith(".safetensors"):
+            start, hdr = st_header(p)
+            ranges = {n: (start + e["data_offsets"][0], e["data_offsets"][1] - e["data_offsets"][0])
+                      for n, e in hdr.items()}
+        elif name.endswith(".gguf") and "truncated" not in name:
+            ranges = gguf_tensor_ranges(p)
+        else:
+            continue
+        with open(p, "rb") as f:
+            data = f.read()
+        files[name] = {n: (hashlib.sha256(data[o:o + nb]).hexdigest(), nb) for n, (o, nb) in ranges.items()}
+    pairs = []
+    names = sorted(files)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            hb = {h for h, _ in files[b].values()}
+            shared = [(h, nb) for h, nb in files[a].values() if h in hb]
+            if shared:
+                pairs.append((a, b, len(shared), sum(nb for _, nb in shared), len(files[a])))
+    pairs.sort(key=lambda r: (-r[2], r[0], r[1]))
+    by_hash = {}
+    for f, ts in files.items():
+        for n, (h, nb) in ts.items():
+            by_hash.setdefault(h, set()).add(f)
+    groups = sorted((h[:12], ",".join(sorted(fs))) for h, fs in by_hash.items() if len(fs) > 1)
+    with open("tests/sql_expected/shared_tensors.out") as f:
+        lines = f.read().split("\n")
+    got_pairs = []
+    got_groups = []
+    for line in lines:
+        w = line.split()
+        if len(w) == 5 and w[2].isdigit() and w[0].endswith(("safetensors", "gguf")):
+            got_pairs.append((w[0], w[1], int(w[2]), int(w[3]), int(w[4])))
+        if len(w) == 5 and re.fullmatch(r"[0-9a-f]{12}", w[0]):
+            got_groups.append((w[0], w[4]))
+    ok(got_pairs == pairs and len(pairs) == 4,
+       "shared_tensors.out's pairs of files equal Python's hashlib over the demo's tensors",
+       "%r != %r" % (got_pairs, pairs))
+    ok(sorted(got_groups) == groups and len(groups) == 26,
+       "shared_tensors.out's shared hashes and their files equal Python's", "%r != %r" % (got_groups[:3], groups[:3]))
+
+
+def gguf_hash_expected():
+    """tests/sql_expected/gguf_hash.out (sql/gguf_hash.sql, llama-gguf-hash's
+    line format) against the tools: each tensor's bytes cut out with Python's
+    own GGUF reader, hashed by xxhsum -H1 (xxh64), xxhsum -H3 (xxh3), sha1sum
+    and sha256sum; the line format as llama-gguf-hash's printf("%-8s  %s  %s")."""
+    import tempfile
+    demo = "build/demo/tiny-llama.gguf"
+    ranges = gguf_tensor_ranges(demo)
+    with open(demo, "rb") as f:
+        data = f.read()
+    tools = {"xxh64": (["xxhsum", "-H1"], 0), "xxh3": (["xxhsum", "-H3"], -1), "sha1": (["sha1sum"], 0),
+             "sha256": (["sha256sum"], 0)}
+    with open("tests/sql_expected/gguf_hash.out") as f:
+        lines = f.read().splitlines()
+    want = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (off, nb) in sorted(ranges.items(), key=lambda r: r[1][0]):
+            part = os.path.join(tmp, "t")
+            with open(part, "wb") as f:
+                f.write(data[off:off + nb])
+            for label in ("xxh64", "xxh3", "sha1", "sha256"):
+                tool, word = tools[label]
+                h = subprocess.run(tool + [part], capture_output=True, text=True).stdout.split()[word]
+                want.append("%-8s  %s  %s:%s" % (label, h, demo, name))
+    ok(lines == want and len(want) == 84,
+       "gguf_hash.out: llama-gguf-hash's lines, each hash equal to xxhsum -H1/-H3, sha1sum, sha256sum "
+       "of the tensor's bytes", "%r != %r" % (lines[:2], want[:2]))
+
+
 def big_gguf_header(conn):
     """A GGUF whose header (400 KB) is larger than the first read: its values
     as Python wrote them, and the messages for cuts deep in it, worked out
@@ -652,6 +786,8 @@ def main():
     # Headers larger than the first read; files that change under a statement.
     big_gguf_header(conn)
     hashes_against_xxhsum(conn)
+    shared_tensors_expected()
+    gguf_hash_expected()
     changing_files(os.path.abspath(MODULE))
 
     for c in conns:
