@@ -624,6 +624,39 @@ def gguf_hash_expected():
        "of the tensor's bytes", "%r != %r" % (lines[:2], want[:2]))
 
 
+def file_type_names(conn):
+    """gguf_info's file_type for general.file_type values written here (a
+    GGUF v3 with that one key and one F16 tensor of 4 values: 16 bits per
+    weight): names from llama.h's enum llama_ftype, an unknown id said as
+    such, a key of another type or none at all: null."""
+    import shutil
+    import struct
+    import tempfile
+    work = tempfile.mkdtemp(prefix="ftype.", dir="build")
+    cases = [(0, 4, "ALL_F32"), (7, 4, "MOSTLY_Q8_0"), (15, 5, "MOSTLY_Q4_K_M"), (32, 10, "MOSTLY_BF16"),
+             (38, 4, "MOSTLY_MXFP4_MOE"), (1024, 4, "GUESSED"), (99, 4, "unknown (99)"),
+             (41, 11, "unknown (41)"), ("x", 8, None), (None, None, None)]
+    bad = []
+    for i, (value, vtype, want) in enumerate(cases):
+        kvs = b""
+        if value is not None:
+            enc = gguf_str(value) if vtype == 8 else struct.pack({4: "<I", 5: "<i", 10: "<Q", 11: "<q"}[vtype], value)
+            kvs = gguf_str("general.file_type") + struct.pack("<I", vtype) + enc
+        out = b"GGUF" + struct.pack("<IQQ", 3, 1, 1 if value is not None else 0) + kvs
+        out += gguf_str("t") + struct.pack("<IQIQ", 1, 4, 1, 0)
+        out += b"\0" * (-len(out) % 32) + b"\0" * 8 + b"\0" * 24
+        path = os.path.join(work, "f%d.gguf" % i)
+        with open(path, "wb") as f:
+            f.write(out)
+        got = conn.execute("SELECT json_extract(i, '$.file_type'), json_extract(i, '$.file_type_id'), "
+                           "json_extract(i, '$.bits_per_weight') FROM (SELECT gguf_info(?) AS i)", (path,)).fetchone()
+        want_row = (want, value if want is not None else None, 16)
+        if got != want_row:
+            bad.append("%r: %r != %r" % (value, got, want_row))
+    ok(not bad, "gguf_info's file_type by name for %d general.file_type values" % len(cases), "; ".join(bad))
+    shutil.rmtree(work)
+
+
 def big_gguf_header(conn):
     """A GGUF whose header (400 KB) is larger than the first read: its values
     as Python wrote them, and the messages for cuts deep in it, worked out
@@ -788,6 +821,7 @@ def main():
     hashes_against_xxhsum(conn)
     shared_tensors_expected()
     gguf_hash_expected()
+    file_type_names(conn)
     changing_files(os.path.abspath(MODULE))
 
     for c in conns:
