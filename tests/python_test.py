@@ -545,19 +545,212 @@ def hashes_against_xxhsum(conn):
             data = f.read()
         for name, offset, nbytes in conn.execute("SELECT name, offset, nbytes FROM %s(?)" % table, (demo,)):
             cases.append((demo, name, data[offset:offset + nbytes]))
+    # each algorithm against the command-line tool on the same bytes (xxhsum -H3
+    # prints "XXH3 (file) = hex": the hash is the last word; the others the first)
+    tools = [("xxh3-128", ["xxhsum", "-H2"], 0), ("xxh3-64", ["xxhsum", "-H3"], -1),
+             ("xxh64", ["xxhsum", "-H1"], 0), ("sha1", ["sha1sum"], 0), ("sha256", ["sha256sum"], 0)]
     bad = []
     for i, (p, name, data) in enumerate(cases):
         part = os.path.join(work, "part%d" % i)
         with open(part, "wb") as f:
             f.write(data)
         (got,) = conn.execute("SELECT tensor_hash(?, ?)", (p, name)).fetchone()
-        want = subprocess.run(["xxhsum", "-H2", part], capture_output=True, text=True).stdout.split()
-        if not want or got != want[0]:
-            bad.append("%s %s: %r != %r" % (p, name, got, want[:1]))
-    ok(not bad and len(cases) > 40, "tensor_hash() of %d tensors equals xxhsum -H2 of their bytes" % len(cases),
-       "; ".join(bad[:3]))
+        for algo, tool, word in tools:
+            want = subprocess.run(tool + [part], capture_output=True, text=True).stdout.split()
+            (got_a,) = conn.execute("SELECT tensor_hash(?, ?, ?)", (p, name, algo)).fetchone()
+            if algo == "xxh3-128" and (not want or got != want[word]):
+                bad.append("%s %s (default): %r != %r" % (p, name, got, want[:1]))
+            if not want or got_a != want[word]:
+                bad.append("%s %s %s: %r != %r" % (p, name, algo, got_a, want))
+    ok(not bad and len(cases) > 40,
+       "tensor_hash() of %d tensors, every algorithm, equals xxhsum -H1/-H2/-H3, sha1sum, sha256sum "
+       "of their bytes" % len(cases), "; ".join(bad[:3]))
+    # hand-worked vectors: FIPS 180-2's "abc" examples, XXH64's published values of "" and "abc"
+    known = [("small", "sha256", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+             ("small", "sha1", "a9993e364706816aba3e25717850c26c9cd0d89d"),
+             ("small", "xxh64", "44bc2cf5ad770999"),
+             ("empty", "xxh64", "ef46db3751d8e999"),
+             ("empty", "sha256", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+             ("empty", "sha1", "da39a3ee5e6b4b0d3255bfef95601890afd80709")]
+    got = [(n, a, conn.execute("SELECT tensor_hash(?, ?, ?)", (path, n, a)).fetchone()[0]) for n, a, _ in known]
+    ok(got == known, "tensor_hash() of 'abc' and of an empty tensor: the published vectors", repr(got))
+    # an unknown algorithm is an error that lists the valid names, before any file is read
+    try:
+        conn.execute("SELECT tensor_hash('/nonexistent', 'x', 'md5')").fetchall()
+        e = None
+    except sqlite3.Error as err:
+        e = str(err)
+    ok(e == "tensor_hash(): unknown hash algorithm 'md5': the algorithms are xxh3-128, xxh3-64, xxh64, "
+       "sha1, sha256", "tensor_hash() with an unknown algorithm names the valid ones", repr(e))
     (b,) = conn.execute("SELECT tensor_blob(?, 'big')", (path,)).fetchone()
     ok(b == big, "tensor_blob() of a 3 MiB tensor is its bytes")
+    shutil.rmtree(work)
+
+
+def gguf_tensor_ranges(path):
+    """An independent reader of a GGUF v2/v3 little-endian file's tensor infos:
+    {name: (absolute offset, nbytes)} for F32, F16 and Q8_0 tensors."""
+    import struct
+    with open(path, "rb") as f:
+        data = f.read()
+    pos = 4
+    version, n_tensors, n_kv = struct.unpack_from("<IQQ", data, pos)
+    pos += 20
+    assert version in (2, 3)
+    fixed = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+
+    def skip_value(t, pos):
+        if t in fixed:
+            return pos + fixed[t]
+        if t == 8:
+            (n,) = struct.unpack_from("<Q", data, pos)
+            return pos + 8 + n
+        assert t == 9
+        et, n = struct.unpack_from("<IQ", data, pos)
+        pos += 12
+        for _ in range(n):
+            pos = skip_value(et, pos)
+        return pos
+
+    alignment = 32
+    for _ in range(n_kv):
+        (n,) = struct.unpack_from("<Q", data, pos)
+        key = data[pos + 8:pos + 8 + n].decode()
+        pos += 8 + n
+        (t,) = struct.unpack_from("<I", data, pos)
+        pos += 4
+        if key == "general.alignment":
+            (alignment,) = struct.unpack_from("<I", data, pos)
+        pos = skip_value(t, pos)
+    infos = []
+    for _ in range(n_tensors):
+        (n,) = struct.unpack_from("<Q", data, pos)
+        name = data[pos + 8:pos + 8 + n].decode()
+        pos += 8 + n
+        (nd,) = struct.unpack_from("<I", data, pos)
+        dims = struct.unpack_from("<%dQ" % nd, data, pos + 4)
+        pos += 4 + 8 * nd
+        ggml_type, off = struct.unpack_from("<IQ", data, pos)
+        pos += 12
+        numel = 1
+        for d in dims:
+            numel *= d
+        nbytes = {0: numel * 4, 1: numel * 2, 8: numel // 32 * 34}[ggml_type]
+        infos.append((name, off, nbytes))
+    start = (pos + alignment - 1) // alignment * alignment
+    return {name: (start + off, nbytes) for name, off, nbytes in infos}
+
+
+def shared_tensors_expected():
+    """tests/sql_expected/shared_tensors.out (sql/shared_tensors.sql) against
+    Python: the SHA-256 (hashlib) of every tensor's bytes of the demo files,
+    cut out with offsets from Python's own readers of the headers; the pairs of
+    files, how many tensors and bytes they share, and each shared hash's files."""
+    import hashlib
+    files = {}
+    for name in sorted(os.listdir("build/demo")):
+        p = os.path.join("build/demo", name)
+        if name.endswith(".safetensors"):
+            start, hdr = st_header(p)
+            ranges = {n: (start + e["data_offsets"][0], e["data_offsets"][1] - e["data_offsets"][0])
+                      for n, e in hdr.items()}
+        elif name.endswith(".gguf") and "truncated" not in name:
+            ranges = gguf_tensor_ranges(p)
+        else:
+            continue
+        with open(p, "rb") as f:
+            data = f.read()
+        files[name] = {n: (hashlib.sha256(data[o:o + nb]).hexdigest(), nb) for n, (o, nb) in ranges.items()}
+    pairs = []
+    names = sorted(files)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            hb = {h for h, _ in files[b].values()}
+            shared = [(h, nb) for h, nb in files[a].values() if h in hb]
+            if shared:
+                pairs.append((a, b, len(shared), sum(nb for _, nb in shared), len(files[a])))
+    pairs.sort(key=lambda r: (-r[2], r[0], r[1]))
+    by_hash = {}
+    for f, ts in files.items():
+        for n, (h, nb) in ts.items():
+            by_hash.setdefault(h, set()).add(f)
+    groups = sorted((h[:12], ",".join(sorted(fs))) for h, fs in by_hash.items() if len(fs) > 1)
+    with open("tests/sql_expected/shared_tensors.out") as f:
+        lines = f.read().split("\n")
+    got_pairs = []
+    got_groups = []
+    for line in lines:
+        w = line.split()
+        if len(w) == 5 and w[2].isdigit() and w[0].endswith(("safetensors", "gguf")):
+            got_pairs.append((w[0], w[1], int(w[2]), int(w[3]), int(w[4])))
+        if len(w) == 5 and re.fullmatch(r"[0-9a-f]{12}", w[0]):
+            got_groups.append((w[0], w[4]))
+    ok(got_pairs == pairs and len(pairs) == 4,
+       "shared_tensors.out's pairs of files equal Python's hashlib over the demo's tensors",
+       "%r != %r" % (got_pairs, pairs))
+    ok(sorted(got_groups) == groups and len(groups) == 26,
+       "shared_tensors.out's shared hashes and their files equal Python's", "%r != %r" % (got_groups[:3], groups[:3]))
+
+
+def gguf_hash_expected():
+    """tests/sql_expected/gguf_hash.out (sql/gguf_hash.sql, llama-gguf-hash's
+    line format) against the tools: each tensor's bytes cut out with Python's
+    own GGUF reader, hashed by xxhsum -H1 (xxh64), xxhsum -H3 (xxh3), sha1sum
+    and sha256sum; the line format as llama-gguf-hash's printf("%-8s  %s  %s")."""
+    import tempfile
+    demo = "build/demo/tiny-llama.gguf"
+    ranges = gguf_tensor_ranges(demo)
+    with open(demo, "rb") as f:
+        data = f.read()
+    tools = {"xxh64": (["xxhsum", "-H1"], 0), "xxh3": (["xxhsum", "-H3"], -1), "sha1": (["sha1sum"], 0),
+             "sha256": (["sha256sum"], 0)}
+    with open("tests/sql_expected/gguf_hash.out") as f:
+        lines = f.read().splitlines()
+    want = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (off, nb) in sorted(ranges.items(), key=lambda r: r[1][0]):
+            part = os.path.join(tmp, "t")
+            with open(part, "wb") as f:
+                f.write(data[off:off + nb])
+            for label in ("xxh64", "xxh3", "sha1", "sha256"):
+                tool, word = tools[label]
+                h = subprocess.run(tool + [part], capture_output=True, text=True).stdout.split()[word]
+                want.append("%-8s  %s  %s:%s" % (label, h, demo, name))
+    ok(lines == want and len(want) == 84,
+       "gguf_hash.out: llama-gguf-hash's lines, each hash equal to xxhsum -H1/-H3, sha1sum, sha256sum "
+       "of the tensor's bytes", "%r != %r" % (lines[:2], want[:2]))
+
+
+def file_type_names(conn):
+    """gguf_info's file_type for general.file_type values written here (a
+    GGUF v3 with that one key and one F16 tensor of 4 values: 16 bits per
+    weight): names from llama.h's enum llama_ftype, an unknown id said as
+    such, a key of another type or none at all: null."""
+    import shutil
+    import struct
+    import tempfile
+    work = tempfile.mkdtemp(prefix="ftype.", dir="build")
+    cases = [(0, 4, "ALL_F32"), (7, 4, "MOSTLY_Q8_0"), (15, 5, "MOSTLY_Q4_K_M"), (32, 10, "MOSTLY_BF16"),
+             (38, 4, "MOSTLY_MXFP4_MOE"), (1024, 4, "GUESSED"), (99, 4, "unknown (99)"),
+             (41, 11, "unknown (41)"), ("x", 8, None), (None, None, None)]
+    bad = []
+    for i, (value, vtype, want) in enumerate(cases):
+        kvs = b""
+        if value is not None:
+            enc = gguf_str(value) if vtype == 8 else struct.pack({4: "<I", 5: "<i", 10: "<Q", 11: "<q"}[vtype], value)
+            kvs = gguf_str("general.file_type") + struct.pack("<I", vtype) + enc
+        out = b"GGUF" + struct.pack("<IQQ", 3, 1, 1 if value is not None else 0) + kvs
+        out += gguf_str("t") + struct.pack("<IQIQ", 1, 4, 1, 0)
+        out += b"\0" * (-len(out) % 32) + b"\0" * 8 + b"\0" * 24
+        path = os.path.join(work, "f%d.gguf" % i)
+        with open(path, "wb") as f:
+            f.write(out)
+        got = conn.execute("SELECT json_extract(i, '$.file_type'), json_extract(i, '$.file_type_id'), "
+                           "json_extract(i, '$.bits_per_weight') FROM (SELECT gguf_info(?) AS i)", (path,)).fetchone()
+        want_row = (want, value if want is not None else None, 16)
+        if got != want_row:
+            bad.append("%r: %r != %r" % (value, got, want_row))
+    ok(not bad, "gguf_info's file_type by name for %d general.file_type values" % len(cases), "; ".join(bad))
     shutil.rmtree(work)
 
 
@@ -725,6 +918,9 @@ def main():
     # Headers larger than the first read; files that change under a statement.
     big_gguf_header(conn)
     hashes_against_xxhsum(conn)
+    shared_tensors_expected()
+    gguf_hash_expected()
+    file_type_names(conn)
     changing_files(os.path.abspath(MODULE))
     calls_per_row_changes(os.path.abspath(MODULE))
     folder_parsed_once(os.path.abspath(MODULE))

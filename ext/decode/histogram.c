@@ -123,18 +123,18 @@ static inline void hist_inc(wt_hist *h, uint32_t k, size_t i) {
 /* The slow path of one value: NaN, infinite, outside [lo, hi], or one
 ** whose estimated bin is off: found from the edges, counted straight into
 ** count. */
-static void hist_slow(wt_hist *h, double x, double half_lo, double inv) {
+static void hist_slow(wt_hist *h, double x, double half_lo, double inv, uint64_t w) {
   uint32_t k;
   double t;
   if (!(x >= h->lo && x <= h->hi)) {
     if (isnan(x))
-      h->nan++;
+      h->nan += w;
     else if (isinf(x))
-      h->inf++;
+      h->inf += w;
     else if (x < h->lo)
-      h->below++;
+      h->below += w;
     else
-      h->above++;
+      h->above += w;
     return;
   }
   t = (x * 0.5 - half_lo) * inv;
@@ -143,7 +143,7 @@ static void hist_slow(wt_hist *h, double x, double half_lo, double inv) {
     k--;
   while (k + 1 < h->bins && x >= h->edge[k + 1])
     k++;
-  h->count[k]++;
+  h->count[k] += w;
 }
 
 /* Count one value x whose estimate is t: bin floor(t) when edge(k) <= x <
@@ -151,12 +151,12 @@ static void hist_slow(wt_hist *h, double x, double half_lo, double inv) {
 static inline void hist_one(wt_hist *h, double x, double t, double half_lo, double inv, size_t i) {
   uint32_t k;
   if (!(t >= 0 && t < h->bins)) {
-    hist_slow(h, x, half_lo, inv);
+    hist_slow(h, x, half_lo, inv, 1);
     return;
   }
   k = (uint32_t)t;
   if (x < h->edge[k] || x >= h->edge[k + 1])
-    hist_slow(h, x, half_lo, inv);
+    hist_slow(h, x, half_lo, inv, 1);
   else
     hist_inc(h, k, i);
 }
@@ -364,4 +364,94 @@ int wt_hist_tensor(const wt_codec *c, const unsigned char *src, uint64_t nbytes,
   }
   hist_flush(h);
   return 0;
+}
+
+int wt_hist16_usable(const wt_codec *c) {
+  static const uint16_t one = 1;
+  return c->block_values == 1 && c->block_bytes == 2 && c->elem_values == 1 && c->swap == NULL &&
+         !c->scaled && c->f32 != NULL && *(const unsigned char *)&one == 1;
+}
+
+int wt_hist16_init(wt_hist16 *p, wt_error *err) {
+  p->pending = 0;
+  p->lane = calloc(65536, sizeof(uint32_t));
+  p->count = calloc(65536, sizeof(uint64_t));
+  if (p->lane == NULL || p->count == NULL) {
+    wt_hist16_free(p);
+    return wt_fail(err, "out of memory for the 65,536 counts of a 16-bit histogram");
+  }
+  return 0;
+}
+
+void wt_hist16_free(wt_hist16 *p) {
+  free(p->lane);
+  free(p->count);
+  p->lane = NULL;
+  p->count = NULL;
+}
+
+/* Sum the 32-bit counts into the 64-bit ones and clear them. */
+static void hist16_flush(wt_hist16 *p) {
+  uint32_t k;
+  for (k = 0; k < 65536; k++) {
+    p->count[k] += p->lane[k];
+    p->lane[k] = 0;
+  }
+  p->pending = 0;
+}
+
+void wt_hist16_count(wt_hist16 *p, const unsigned char *src, size_t n) {
+  uint32_t *lane = p->lane;
+  size_t i;
+  if (p->pending + n > WT_HIST_FLUSH)
+    hist16_flush(p);
+  p->pending += n;
+  for (i = 0; i < n; i++) {
+    uint16_t b;
+    memcpy(&b, src + 2 * i, 2);
+    lane[b]++;
+  }
+}
+
+/* The value of bit pattern b, decoded by c (host order: usable). */
+static float hist16_value(const wt_codec *c, uint32_t b) {
+  uint16_t u = (uint16_t)b;
+  unsigned char bytes[2];
+  float v;
+  memcpy(bytes, &u, 2);
+  c->f32(bytes, 1, &v);
+  return v;
+}
+
+void wt_hist16_range(wt_hist16 *p, const wt_codec *c, double *lo, double *hi) {
+  float mn = INFINITY, mx = -INFINITY;
+  uint32_t b;
+  hist16_flush(p);
+  for (b = 0; b < 65536; b++) {
+    float v;
+    if (p->count[b] == 0)
+      continue;
+    v = hist16_value(c, b);
+    if (v - v == 0) { /* finite */
+      mn = v < mn ? v : mn;
+      mx = v > mx ? v : mx;
+    }
+  }
+  *lo = mn < *lo ? mn : *lo;
+  *hi = mx > *hi ? mx : *hi;
+}
+
+void wt_hist16_fill(wt_hist16 *p, const wt_codec *c, wt_hist *h) {
+  double half_lo = h->lo * 0.5, span = h->hi * 0.5 - half_lo;
+  double inv = span > 0 ? h->bins / span : 0;
+  uint32_t b;
+  if (!(inv < 1e300))
+    inv = 0;
+  hist16_flush(p);
+  for (b = 0; b < 65536; b++) {
+    if (p->count[b] == 0)
+      continue;
+    h->total += p->count[b];
+    hist_slow(h, hist16_value(c, b), half_lo, inv, p->count[b]);
+  }
 }

@@ -15,7 +15,8 @@
 ** above.
 **
 ** The default range of a tensor is its finite minimum .. maximum,
-** found by wt_hist_range() in a first pass (infinities and NaN left out);
+** found by wt_hist_range() in a first pass (infinities and NaN left out;
+** BF16 and F16 use the one-pass pattern counts below instead);
 ** wt_hist_tensor() then decodes the tensor once more to fill the bins.
 ** Decoding is decode.h's (every decodable type, floats or doubles).
 */
@@ -69,5 +70,36 @@ int wt_hist_range(const wt_codec *c, const unsigned char *src, uint64_t nbytes, 
 ** a tensor is streamed in any number of calls. */
 int wt_hist_tensor(const wt_codec *c, const unsigned char *src, uint64_t nbytes, uint64_t first,
                    uint64_t count, wt_hist *h, wt_error *err);
+
+/* A 16-bit type (BF16, F16) has 65,536 bit patterns: a tensor of one is
+** histogrammed in one pass that counts each pattern (no decoding, no
+** bins), then each pattern seen is decoded once and goes to the bin
+** hist_slow's edges give it, with its count: the same bins, nan, inf,
+** below and above as decoding every value, and its finite min .. max
+** from the same counts.  For codecs where wt_hist16_usable() says so. */
+typedef struct wt_hist16 {
+  uint32_t *lane;   /* 65,536 counts since the last flush */
+  uint64_t *count;  /* 65,536 counts */
+  uint64_t pending; /* values in lane */
+} wt_hist16;
+
+/* Whether codec c's values are 16-bit patterns in host order that the
+** pattern pass can count (BF16 and F16 in a little-endian file, unscaled). */
+int wt_hist16_usable(const wt_codec *c);
+
+/* Allocate the counts (768 KB): 0, or -1 with an error.  Free with
+** wt_hist16_free. */
+int wt_hist16_init(wt_hist16 *p, wt_error *err);
+void wt_hist16_free(wt_hist16 *p);
+
+/* Count the n 16-bit values at src. */
+void wt_hist16_count(wt_hist16 *p, const unsigned char *src, size_t n);
+
+/* Fold the finite minimum and maximum of the values counted into *lo and
+** *hi (start them at +INFINITY and -INFINITY). */
+void wt_hist16_range(wt_hist16 *p, const wt_codec *c, double *lo, double *hi);
+
+/* Add every value counted to h (set up with wt_hist_init). */
+void wt_hist16_fill(wt_hist16 *p, const wt_codec *c, wt_hist *h);
 
 #endif

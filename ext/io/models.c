@@ -202,6 +202,8 @@ static int wt_model_check_keep(wt_cache *cache, const wt_pathlist *l, size_t mi,
       out->params += t->numel;
       if (t->nbytes_known)
         out->nbytes += t->nbytes;
+      else
+        out->unsized++;
     }
     out->tensors += src[k]->model.n_tensors;
   }

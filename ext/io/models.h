@@ -25,6 +25,7 @@
 /* What the headers of one model's files say. */
 typedef struct wt_model_facts {
   uint64_t files, files_present, tensors, params, nbytes;
+  uint64_t unsized;         /* tensors whose byte size is unknown (not in nbytes) */
   int fatal;                /* the model cannot be read (error names why) */
   int n_failing;            /* files of it that fail (at least 1 when fatal) */
   const char *where;        /* the file the error is about (in the list) */

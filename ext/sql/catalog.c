@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/ggml_ftype.h"
 #include "io/file_sha256.h"
 #include "io/url.h"
 #include "tables.h"
@@ -171,28 +172,51 @@ enum {
   WM_ERROR,
   WM_REVISION,
   WM_REFS,
+  WM_FILE_TYPE,
+  WM_BITS_PER_WEIGHT,
   WM_NCOLS
 };
 
+/* The per-model state of weights_models(): the facts of its headers and
+** general.file_type of its first part (GGUF). */
+typedef struct wm_state {
+  wt_model_facts f;
+  int has_file_type;
+  int64_t file_type;
+} wm_state;
+
 /* start_file of weights_models(): open and check the model's files. */
 static int wm_start(wt_cursor *c, char **pzErr) {
-  wt_model_facts *f = sqlite3_malloc(sizeof(*f));
+  wm_state *st = sqlite3_malloc(sizeof(*st));
+  const wt_path_model *m = &c->paths.models[c->cur];
   (void)pzErr;
-  if (f == NULL)
+  if (st == NULL)
     return SQLITE_NOMEM;
-  if (wt_model_check(c->cache, &c->paths, c->cur, 0, f)) {
-    sqlite3_free(f);
+  if (wt_model_check(c->cache, &c->paths, c->cur, 0, &st->f)) {
+    sqlite3_free(st);
     return SQLITE_NOMEM;
   }
-  c->state = f;
+  st->has_file_type = 0;
+  if (m->format == WT_FORMAT_GGUF && m->n_parts > 0 && !st->f.fatal) {
+    const char *first = c->paths.files[m->parts[0]].path;
+    wt_source *src;
+    wt_error e;
+    if (wt_cache_open(c->cache, first, strlen(first), WT_FORMAT_GGUF, &src, &e) == 0) {
+      st->has_file_type = gguf_file_type(&src->model, src->header, &st->file_type);
+      wt_source_release(src);
+    }
+  }
+  c->state = st;
   c->n_rows = 1;
   return SQLITE_OK;
 }
 
 /* Column of weights_models(). */
 static int wm_column(wt_cursor *c, sqlite3_context *ctx, int col) {
-  const wt_model_facts *f = c->state;
+  const wm_state *st = c->state;
+  const wt_model_facts *f = &st->f;
   const wt_path_model *m = &c->paths.models[c->cur];
+  char ftype[48];
   switch (col) {
   case WM_MODEL:
     sqlite3_result_text(ctx, c->file, -1, SQLITE_TRANSIENT);
@@ -228,6 +252,15 @@ static int wm_column(wt_cursor *c, sqlite3_context *ctx, int col) {
   case WM_REFS:
     wt_result_opt(ctx, c->paths.files[m->name_file].refs);
     break;
+  case WM_FILE_TYPE:
+    if (st->has_file_type)
+      sqlite3_result_text(ctx, ggml_ftype_text(ftype, sizeof(ftype), st->file_type), -1,
+                          SQLITE_TRANSIENT);
+    break;
+  case WM_BITS_PER_WEIGHT:
+    if (!f->fatal && f->unsized == 0 && f->params > 0)
+      sqlite3_result_double(ctx, wt_bits_per_weight(f->nbytes, f->params));
+    break;
   }
   return SQLITE_OK;
 }
@@ -236,7 +269,7 @@ const wt_table_def wt_weights_models_table = {
     .name = "weights_models",
     .schema = "CREATE TABLE x(model TEXT, format TEXT, files INTEGER, files_present INTEGER,"
               " tensors INTEGER, params INTEGER, nbytes INTEGER, error TEXT, revision TEXT,"
-              " refs TEXT, path HIDDEN)",
+              " refs TEXT, file_type TEXT, bits_per_weight REAL, path HIDDEN)",
     .format = 0,
     .n_cols = WM_NCOLS,
     .n_args = 1,

@@ -5,7 +5,7 @@
 **   safetensors_blob(path, name [, offset [, length]])  tensor bytes (BLOB)
 **   gguf_blob(path, name [, offset [, length]])         tensor bytes (BLOB)
 **   tensor_blob(path, name [, offset [, length]])       either format
-**   tensor_hash(path, name)                             XXH3-128 of the bytes
+**   tensor_hash(path, name [, algorithm])               hash of the bytes
 **   safetensors_info(path)                              file facts (JSON)
 **   gguf_info(path)                                     file facts (JSON)
 **   weights_version()                                   version string
@@ -18,16 +18,17 @@
 ** The blob functions read bytes with pread straight into the result,
 ** after checking that the range lies inside the tensor and that the result
 ** fits the connection's SQLITE_LIMIT_LENGTH; tensor_hash streams the bytes
-** through XXH3-128 in chunks of WT_READ_CHUNK.  A file that got shorter or
+** through the hash (io/digest.h) in chunks of WT_READ_CHUNK.  A file that got shorter or
 ** changed since it was parsed is an error ("file changed while in use"),
 ** never a signal and never a mix of two versions.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 
 #include "functions.h"
+#include "formats/ggml_ftype.h"
+#include "io/digest.h"
 #include "interrupt.h"
 #include "io/models.h"
 #include "io/source.h"
@@ -287,94 +288,137 @@ static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   wt_source_release(src);
 }
 
-/* XXH3-128 of tensor t's bytes, read in chunks.  Returns 0, or -1 with
-** err set. */
-static int wt_hash_tensor(const wt_source *src, const wt_tensor *t, XXH128_hash_t *h,
-                          wt_error *err) {
+/* Feed tensor t's bytes to d, read in chunks of WT_READ_CHUNK.  Returns
+** 0, or -1 with err set. */
+static int wt_hash_tensor(const wt_source *src, const wt_tensor *t, wt_digest *d, wt_error *err) {
   size_t cap = t->nbytes < WT_READ_CHUNK ? (size_t)t->nbytes : WT_READ_CHUNK;
-  unsigned char small[4096], *buf;
-  XXH3_state_t *st;
+  unsigned char small[4096], *buf = small;
   uint64_t off = 0;
   int rc = -1;
-  if (t->nbytes <= sizeof(small)) { /* most tensors of a MoE checkpoint: one read, no malloc */
-    if (wt_tensor_read(src, t, 0, (size_t)t->nbytes, small, err) != 0)
-      return -1;
-    *h = XXH3_128bits(small, (size_t)t->nbytes);
-    return 0;
+  if (cap > sizeof(small)) { /* most tensors of a MoE checkpoint: no malloc */
+    buf = malloc(cap);
+    if (buf == NULL)
+      return wt_fail(err, "out of memory");
   }
-  buf = malloc(cap);
-  st = XXH3_createState();
-  if (buf == NULL || st == NULL) {
-    wt_fail(err, "out of memory");
-    goto done;
-  }
-  XXH3_128bits_reset(st);
-  do {
+  while (off < t->nbytes) {
     size_t n = t->nbytes - off < cap ? (size_t)(t->nbytes - off) : cap;
-    if (wt_tensor_read(src, t, off, n, buf, err) != 0)
+    if (wt_tensor_read(src, t, off, n, buf, err) != 0 || wt_digest_update(d, buf, n, err) != 0)
       goto done;
-    XXH3_128bits_update(st, buf, n);
     off += n;
-  } while (off < t->nbytes);
-  *h = XXH3_128bits_digest(st);
+  }
   rc = 0;
 done:
-  XXH3_freeState(st);
-  free(buf);
+  if (buf != small)
+    free(buf);
   return rc;
 }
 
-/* tensor_hash(path, name): XXH3-128 of the tensor's bytes, as 32 hex
-** digits (the canonical big-endian form that xxhsum prints). */
+/* tensor_hash(path, name [, algorithm]): the hash (io/digest.h; default
+** xxh3-128) of the tensor's bytes as lower-case hex, the canonical
+** big-endian form that xxhsum, sha1sum and sha256sum print. */
 static void wt_hash_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *fn = ((const wt_func_aux *)sqlite3_user_data(ctx))->name;
+  const char *algo = "xxh3-128";
+  size_t algo_n = 8;
   wt_source *src;
   const wt_tensor *t;
-  XXH128_canonical_t canon;
-  XXH128_hash_t h;
+  wt_digest *d = NULL;
   wt_error e;
-  char hex[33];
-  int i;
-  (void)argc;
+  char hex[WT_DIGEST_HEX_MAX];
+  if (argc > 2) {
+    if (sqlite3_value_type(argv[2]) != SQLITE_TEXT) {
+      wt_func_error(ctx, fn, NULL, "the algorithm must be text, one of " WT_DIGEST_NAMES);
+      return;
+    }
+    algo = (const char *)sqlite3_value_text(argv[2]);
+    algo_n = (size_t)sqlite3_value_bytes(argv[2]);
+    if (algo == NULL) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+  }
+  if (wt_digest_begin(algo, algo_n, &d, &e) != 0) { /* before any file is read */
+    wt_func_error(ctx, fn, NULL, e.msg);
+    return;
+  }
   t = wt_func_tensor(ctx, argv, &src);
-  if (t == NULL)
-    return;
-  if (wt_hash_tensor(src, t, &h, &e) != 0) {
-    wt_func_error(ctx, ((const wt_func_aux *)sqlite3_user_data(ctx))->name, src->path, e.msg);
-    wt_source_release(src);
+  if (t == NULL) {
+    wt_digest_free(d);
     return;
   }
-  XXH128_canonicalFromHash(&canon, h);
-  for (i = 0; i < 16; i++) {
-    hex[2 * i] = "0123456789abcdef"[canon.digest[i] >> 4];
-    hex[2 * i + 1] = "0123456789abcdef"[canon.digest[i] & 15];
+  if (wt_hash_tensor(src, t, d, &e) != 0) {
+    wt_digest_free(d);
+    wt_func_error(ctx, fn, src->path, e.msg);
+  } else if (wt_digest_end(d, hex, &e) != 0) {
+    wt_func_error(ctx, fn, src->path, e.msg);
+  } else {
+    sqlite3_result_text(ctx, hex, -1, SQLITE_TRANSIENT);
   }
-  hex[32] = 0;
-  sqlite3_result_text(ctx, hex, 32, SQLITE_TRANSIENT);
   wt_source_release(src);
+}
+
+/* ",\"file_type\":...,\"bits_per_weight\":..." for *_info(): GGUF's
+** general.file_type by name (and id), read from header; the bits per
+** weight of the tensors (nbytes bytes for params weights, none of unknown
+** size), null when it cannot be computed.  sqlite3_malloc'd. */
+static char *wt_info_identity(const wt_model *m, const unsigned char *header, uint64_t params,
+                              uint64_t nbytes, uint64_t unsized) {
+  double bpw = unsized == 0 ? wt_bits_per_weight(nbytes, params) : -1;
+  char ftype[48], bits[40] = "null";
+  int64_t id;
+  if (bpw >= 0)
+    snprintf(bits, sizeof(bits), "%.17g", bpw);
+  if (m->format != WT_FORMAT_GGUF)
+    return sqlite3_mprintf(",\"bits_per_weight\":%s", bits);
+  if (!gguf_file_type(m, header, &id))
+    return sqlite3_mprintf(",\"file_type\":null,\"file_type_id\":null,\"bits_per_weight\":%s",
+                           bits);
+  return sqlite3_mprintf(",\"file_type\":\"%s\",\"file_type_id\":%lld,\"bits_per_weight\":%s",
+                         ggml_ftype_text(ftype, sizeof(ftype), id), (long long)id, bits);
 }
 
 /* The facts of one file as a JSON object (sqlite3_malloc'd).  For a
 ** model of several files, tensor_count is the model's (what the tables
 ** list), file_tensor_count this file's, files how many there are. */
-static char *wt_info_json(const wt_model *m, const wt_model_facts *f) {
-  char more[128] = "";
+static char *wt_info_json(const wt_model *m, const unsigned char *header, const wt_model_facts *f) {
+  char more[128] = "", *id, *z;
   uint64_t tensors = f != NULL ? f->tensors : m->n_tensors;
-  if (f != NULL)
+  uint64_t params = 0, nbytes = 0, unsized = 0;
+  size_t i;
+  if (f != NULL) {
     snprintf(more, sizeof(more), ",\"files\":%llu,\"file_tensor_count\":%llu",
              (unsigned long long)f->files, (unsigned long long)m->n_tensors);
+    params = f->params;
+    nbytes = f->nbytes;
+    unsized = f->unsized;
+  } else {
+    for (i = 0; i < m->n_tensors; i++) {
+      params += m->tensors[i].numel;
+      if (m->tensors[i].nbytes_known)
+        nbytes += m->tensors[i].nbytes;
+      else
+        unsized++;
+    }
+  }
+  id = wt_info_identity(m, header, params, nbytes, unsized);
+  if (id == NULL)
+    return NULL;
   if (m->format == WT_FORMAT_GGUF)
-    return sqlite3_mprintf("{\"version\":%u,\"byte_order\":\"%s\",\"tensor_count\":%llu,"
-                           "\"kv_count\":%llu,\"alignment\":%llu,\"data_offset\":%llu,"
-                           "\"file_size\":%llu%s}",
-                           m->version, m->big_endian ? "big" : "little",
-                           (unsigned long long)tensors, (unsigned long long)m->n_meta,
-                           (unsigned long long)m->alignment, (unsigned long long)m->data_offset,
-                           (unsigned long long)m->file_size, more);
-  return sqlite3_mprintf("{\"file_size\":%llu,\"header_length\":%llu,\"data_offset\":%llu,"
-                         "\"tensor_count\":%llu,\"metadata_count\":%llu%s}",
-                         (unsigned long long)m->file_size, (unsigned long long)m->header_len,
-                         (unsigned long long)m->data_offset, (unsigned long long)tensors,
-                         (unsigned long long)m->n_meta, more);
+    z = sqlite3_mprintf("{\"version\":%u,\"byte_order\":\"%s\",\"tensor_count\":%llu,"
+                        "\"kv_count\":%llu,\"alignment\":%llu,\"data_offset\":%llu,"
+                        "\"file_size\":%llu%s%s}",
+                        m->version, m->big_endian ? "big" : "little", (unsigned long long)tensors,
+                        (unsigned long long)m->n_meta, (unsigned long long)m->alignment,
+                        (unsigned long long)m->data_offset, (unsigned long long)m->file_size, more,
+                        id);
+  else
+    z = sqlite3_mprintf("{\"file_size\":%llu,\"header_length\":%llu,\"data_offset\":%llu,"
+                        "\"tensor_count\":%llu,\"metadata_count\":%llu%s%s}",
+                        (unsigned long long)m->file_size, (unsigned long long)m->header_len,
+                        (unsigned long long)m->data_offset, (unsigned long long)tensors,
+                        (unsigned long long)m->n_meta, more, id);
+  sqlite3_free(id);
+  return z;
 }
 
 /* safetensors_info() and gguf_info(): the facts of a file, or of the
@@ -395,7 +439,7 @@ static void wt_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     src = wt_func_source(ctx, argv[0]);
     if (src == NULL)
       return;
-    z = wt_info_json(&src->model, NULL);
+    z = wt_info_json(&src->model, src->header, NULL);
   } else {
     const wt_path_model *m;
     const char *first;
@@ -410,7 +454,7 @@ static void wt_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       wt_pathlist_free(&l);
       return;
     }
-    z = wt_info_json(&src->model, m->n_parts > 1 || m->is_index ? &facts : NULL);
+    z = wt_info_json(&src->model, src->header, m->n_parts > 1 || m->is_index ? &facts : NULL);
     wt_pathlist_free(&l);
   }
   if (z == NULL)
@@ -486,7 +530,7 @@ int wt_register_functions(sqlite3 *db, wt_cache *cache) {
       {"safetensors_blob", 2, 4, wt_blob_func, WT_FORMAT_SAFETENSORS, WT_FILE_FLAGS},
       {"gguf_blob", 2, 4, wt_blob_func, WT_FORMAT_GGUF, WT_FILE_FLAGS},
       {"tensor_blob", 2, 4, wt_blob_func, 0, WT_FILE_FLAGS},
-      {"tensor_hash", 2, 2, wt_hash_func, 0, WT_FILE_FLAGS},
+      {"tensor_hash", 2, 3, wt_hash_func, 0, WT_FILE_FLAGS},
       {"safetensors_info", 1, 1, wt_info_func, WT_FORMAT_SAFETENSORS, WT_FILE_FLAGS},
       {"gguf_info", 1, 1, wt_info_func, WT_FORMAT_GGUF, WT_FILE_FLAGS},
       {"weights_version", 0, 0, wt_version_func, 0, WT_PURE_FLAGS},

@@ -10,7 +10,8 @@
 ** [lo, hi) except the last, which also holds the range's hi (the rule of
 ** histogram.h).  bins defaults to 10 (1 to 100,000); the range defaults
 ** to the tensor's finite min .. max, found in a first pass over the
-** values, and a range with lo = hi has one bin.  A tensor without any
+** values (BF16 and F16: one pass counting bit patterns gives both the
+** range and the bins, histogram.h), and a range with lo = hi has one bin.  A tensor without any
 ** finite value gives one row with lo, hi NULL and count 0.  No rows when
 ** the file has no such tensor.  Every decodable dtype, NVFP4 with its
 ** per-tensor scale.
@@ -85,10 +86,10 @@ static int th_args(wt_cursor *c, int64_t *bins, double *lo, double *hi, int *ran
 }
 
 /* One pass over the n values of tensor t, a chunk of whole blocks at a
-** time: into h, or (h NULL) into the running finite minimum *lo and
-** maximum *hi. */
+** time: into p (a 16-bit type's pattern counts), into h, or (both NULL)
+** into the running finite minimum *lo and maximum *hi. */
 static int th_read(const wt_source *src, const wt_tensor *t, const wt_codec *codec, uint64_t n,
-                   wt_hist *h, double *lo, double *hi, wt_error *e) {
+                   wt_hist16 *p, wt_hist *h, double *lo, double *hi, wt_error *e) {
   uint64_t step = wt_chunk_values(codec), v;
   wt_chunk k;
   int rc = 0;
@@ -99,7 +100,9 @@ static int th_read(const wt_source *src, const wt_tensor *t, const wt_codec *cod
   for (v = 0; v < n && rc == 0; v += step) {
     uint64_t m = n - v < step ? n - v : step;
     rc = wt_chunk_load(&k, v, m, e);
-    if (rc == 0 && h != NULL)
+    if (rc == 0 && p != NULL)
+      wt_hist16_count(p, k.buf + 2 * (v - k.v0), (size_t)m);
+    else if (rc == 0 && h != NULL)
       rc = wt_hist_tensor(codec, k.buf, wt_chunk_nbytes(&k), v - k.v0, m, h, e);
     else if (rc == 0)
       rc = wt_hist_range(codec, k.buf, wt_chunk_nbytes(&k), v - k.v0, m, lo, hi, e);
@@ -137,17 +140,42 @@ static int th_start(wt_cursor *c, char **pzErr) {
   if (codec == NULL)
     return SQLITE_ERROR;
   st->has_range = 1;
+  if (wt_hist16_usable(codec)) { /* one pass: count the bit patterns */
+    wt_hist16 p;
+    if (wt_hist16_init(&p, &e))
+      goto fail;
+    if (th_read(c->src, t, codec, nvalues, &p, NULL, NULL, NULL, &e)) {
+      wt_hist16_free(&p);
+      goto fail;
+    }
+    if (!ranged) {
+      lo = INFINITY;
+      hi = -INFINITY;
+      wt_hist16_range(&p, codec, &lo, &hi);
+      st->has_range = lo <= hi;
+      if (!st->has_range)
+        lo = hi = 0;
+    }
+    if (wt_hist_init(&st->h, lo, hi, (uint32_t)bins, &e)) {
+      wt_hist16_free(&p);
+      goto fail;
+    }
+    wt_hist16_fill(&p, codec, &st->h);
+    wt_hist16_free(&p);
+    c->n_rows = st->h.bins;
+    return SQLITE_OK;
+  }
   if (!ranged) {
     lo = INFINITY;
     hi = -INFINITY;
-    if (th_read(c->src, t, codec, nvalues, NULL, &lo, &hi, &e))
+    if (th_read(c->src, t, codec, nvalues, NULL, NULL, &lo, &hi, &e))
       goto fail;
     st->has_range = lo <= hi;
     if (!st->has_range)
       lo = hi = 0;
   }
   if (wt_hist_init(&st->h, lo, hi, (uint32_t)bins, &e) ||
-      th_read(c->src, t, codec, nvalues, &st->h, NULL, NULL, &e))
+      th_read(c->src, t, codec, nvalues, NULL, &st->h, NULL, NULL, &e))
     goto fail;
   c->n_rows = st->h.bins;
   return SQLITE_OK;
