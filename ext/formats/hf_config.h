@@ -2,7 +2,7 @@
 ** hf_config.h: a Hugging Face config.json (the model's hyperparameters, as
 ** transformers writes them beside a checkpoint) read into one level of
 ** key/value entries, and the GGUF architecture the checkpoint converts
-** to.  Pure C with cJSON, no SQLite; the io layer finds and reads the file
+** to.  Pure C (formats/json_check.h's parser), no SQLite; the io layer finds and reads the file
 ** (io/hf_config_file.h), model_config() and tensors() use it.  Layer:
 ** formats.
 **
@@ -10,7 +10,9 @@
 ** whose value is a non-empty object gives one entry per member of that
 ** object instead, keyed "outer.inner" (text_config.hidden_size).  Deeper
 ** objects and every array stay whole, as JSON text.  Values are JSON text
-** as cJSON prints them (numbers as %.15g/%.17g, shortest that reads back).
+** as the file has it, minus whitespace outside strings: numbers keep every
+** digit (9007199254740993, 1.0), strings their quotes and escapes.  A key
+** repeated is listed each time.
 **
 ** Architecture: architectures[0] as llama.cpp's convert_hf_to_gguf.py
 ** registers it (LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM
@@ -37,7 +39,7 @@
 typedef struct wt_config_entry {
   char *key;
   char *value;      /* JSON text */
-  const char *type; /* "object", "array", "string", "integer", "real", "boolean", "null" */
+  const char *type; /* "object", "array", "string", "number", "boolean", "null" */
 } wt_config_entry;
 
 typedef struct wt_config {
