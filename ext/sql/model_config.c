@@ -14,8 +14,10 @@
 ** file, a folder, a glob, an index, a Hugging Face cache folder) or a
 ** config.json itself.  The config.json of a model is the one beside the
 ** file that names it (io/hf_config_file.h); a model without one has no
-** rows, a GGUF has none (its metadata is gguf_metadata()), and a
-** config.json that cannot be read or parsed is an error naming it.  The
+** rows, a GGUF has none (its metadata is gguf_metadata()); a path that
+** does not exist, a file that is neither a model nor a .json, and a
+** config.json that cannot be read or parsed are errors naming the file
+** (a model missing a shard still has its config.json).  The
 ** HIDDEN column file is the model file the rows belong to.  Layer: sql.
 */
 #include <limits.h>
@@ -40,9 +42,21 @@ static int mc_start(wt_cursor *c, char **pzErr) {
   mc_state *st;
   wt_error e;
   int rc;
+  const wt_path_file *f = &c->paths.files[m->name_file];
+  size_t len = strlen(c->file);
   c->n_rows = 0;
   if (m->format == WT_FORMAT_GGUF)
     return SQLITE_OK;
+  if (!f->exists) {
+    const char *why = f->error ? f->error : "no such file";
+    *pzErr = wt_error_message(c->def->name, c->file, why);
+    return SQLITE_ERROR;
+  }
+  if (m->format == 0 && !(len >= 5 && strcmp(c->file + len - 5, ".json") == 0)) {
+    *pzErr =
+        wt_error_message(c->def->name, c->file, "neither a safetensors model nor a config.json");
+    return SQLITE_ERROR;
+  }
   if (wt_config_locate(c->file, path, sizeof(path))) {
     *pzErr = wt_error_message(c->def->name, c->file, "the path of its config.json is too long");
     return SQLITE_ERROR;

@@ -427,8 +427,10 @@ enum {
 };
 
 /* Per-file state of tensors(): the architecture the names map by,
-** resolved once per file (io/model_arch.h). */
+** resolved once per file, when a name column is first read
+** (io/model_arch.h). */
 typedef struct ts_state {
+  int resolved;
   char arch[64];
 } ts_state;
 
@@ -437,7 +439,8 @@ static int ts_start(wt_cursor *c, char **pzErr) {
   ts_state *st = sqlite3_malloc(sizeof(*st));
   if (st == NULL)
     return SQLITE_NOMEM;
-  wt_source_arch(c->src, st->arch, sizeof(st->arch));
+  st->resolved = 0;
+  st->arch[0] = 0;
   c->state = st;
   return wt_start_tensors(c, pzErr);
 }
@@ -445,10 +448,14 @@ static int ts_start(wt_cursor *c, char **pzErr) {
 /* Result: the name of tensor t in the other format's naming (to_gguf:
 ** Hugging Face to GGUF), or NULL when the map has none. */
 static int ts_result_mapped(wt_cursor *c, sqlite3_context *ctx, const wt_tensor *t, int to_gguf) {
-  const ts_state *st = c->state;
+  ts_state *st = c->state;
   char stack[256], *buf = stack;
   size_t cap = t->name.n + 64; /* a mapping changes a name's length by less */
   int n;
+  if (!st->resolved) {
+    wt_source_arch(c->src, st->arch, sizeof(st->arch));
+    st->resolved = 1;
+  }
   if (st->arch[0] == 0)
     return SQLITE_OK;
   if (cap > sizeof(stack) && (buf = sqlite3_malloc64(cap)) == NULL)
