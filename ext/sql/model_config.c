@@ -14,8 +14,9 @@
 ** file, a folder, a glob, an index, a Hugging Face cache folder) or a
 ** config.json itself.  The config.json of a model is the one beside the
 ** file that names it (io/hf_config_file.h); a model without one has no
-** rows, a GGUF has none (its metadata is gguf_metadata()); a path that
-** does not exist, a file that is neither a model nor a .json, and a
+** rows, a GGUF has none (its metadata is gguf_metadata()), nor has a
+** missing file of a folder or glob; a path that does not exist, a file
+** that is neither a model nor a .json, and a
 ** config.json that cannot be read or parsed are errors naming the file
 ** (a model missing a shard still has its config.json).  The
 ** HIDDEN column file is the model file the rows belong to.  Layer: sql.
@@ -47,6 +48,8 @@ static int mc_start(wt_cursor *c, char **pzErr) {
   c->n_rows = 0;
   if (m->format == WT_FORMAT_GGUF)
     return SQLITE_OK;
+  if (!f->exists && c->paths.kind != WT_PATHS_FILE)
+    return SQLITE_OK; /* a folder's missing model (a dangling HF snapshot link): no rows */
   if (!f->exists) {
     const char *why = f->error ? f->error : "no such file";
     *pzErr = wt_error_message(c->def->name, c->file, why);
