@@ -44,11 +44,19 @@ EXT_OBJ     := $(EXT_SRC:ext/%.c=$(BUILD)/obj/%.o)
 EXT_CFLAGS   = $(WARN) $(STD) -fPIC -Iext -DWEIGHTS_VERSION='"$(VERSION)"' $(CJSON_CFLAGS) -MMD -MP
 EXT_LIBS     = $(CJSON_LIBS) -lxxhash -lcrypto -lm
 
+# Remote files over http(s):// and hf:// (ext/io/http.c) need libcurl;
+# `make REMOTE=0` builds without it (remote paths then give an error).
+REMOTE ?= 1
+ifeq ($(REMOTE),1)
+EXT_CFLAGS  += -DWT_REMOTE
+EXT_LIBS    += -lcurl
+endif
+
 # Debian packages the build and the tests need.
 # python3-venv, -setuptools, -wheel and -apsw: the Python package's tests
 # (tests/python_pkg_test.py: a venv, an sdist, a wheel, apsw), offline.
 DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev libssl-dev xxhash \
-             python3-venv python3-setuptools python3-wheel python3-apsw
+             python3-venv python3-setuptools python3-wheel python3-apsw libcurl4-openssl-dev
 
 .PHONY: all deps demo demo-run test test-run testdata clean format install uninstall print-sources docs
 
@@ -113,6 +121,10 @@ $(BUILD)/hf_cache_test: tests/hf_cache_test.c $(HF_TEST_OBJ) | $(BUILD)
 REPORT_TEST_OBJ := $(REPORT_SRC:ext/%.c=$(BUILD)/obj/%.o)
 $(BUILD)/report_test: tests/report_test.c $(REPORT_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/report_test.c $(REPORT_TEST_OBJ) -lm
+
+# Unit tests of remote path resolution (ext/io/url.c), worked out by hand.
+$(BUILD)/url_test: tests/url_test.c ext/io/url.c ext/io/url.h $(BASE_SRC) | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext -o $@ tests/url_test.c ext/io/url.c $(BASE_SRC)
 
 # The parsers given a file's first bytes a piece at a time say what they say
 # given all of it (tests/prefix_test.c), under AddressSanitizer + UBSan.
@@ -186,6 +198,8 @@ $(BUILD)/slt-tests/%.test: tests/%.test Makefile
 	@mkdir -p $(dir $@)
 	sed 's|\.\./shared/fixtures|$(FIXTURES)|g' $< > $@
 
+VALGRIND_REMOTE := valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
+                   --show-leak-kinds=definite
 VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
   --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
 
@@ -194,7 +208,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/arch/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/url_test $(BUILD)/arch/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
@@ -209,11 +223,19 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	  $(BUILD)/demo/*.gguf $(BUILD)/demo/*.safetensors > $(BUILD)/prefix_test.log || \
 	  { cat $(BUILD)/prefix_test.log; exit 1; }
 	tail -1 $(BUILD)/prefix_test.log
+	$(BUILD)/url_test
 	sh tests/logged.sh $(LOGS)/sql.log sh tests/run_sql_examples.sh $(MODULE)
 	sh tests/logged.sh $(LOGS)/python.log /usr/bin/python3 tests/python_test.py $(MODULE)
 	/usr/bin/python3 tests/hash_test.py $(MODULE)
 	/usr/bin/python3 tests/model_config_test.py $(MODULE)
+	/usr/bin/python3 tests/remote_test.py $(MODULE)
+	@echo "== the remote tests under AddressSanitizer + UBSan, and under valgrind (the Python interpreter's own"
+	@echo "   leaks are not ours: only definite leaks count)"
+	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+	  /usr/bin/python3 tests/remote_test.py $(BUILD)/asan/weights.so
+	$(VALGRIND_REMOTE) /usr/bin/python3 tests/remote_test.py $(MODULE)
 	sh tests/node_test.sh $(MODULE)
+	sh tests/interrupt_test.sh $(MODULE)
 	/usr/bin/python3 tests/python_pkg_test.py
 	sh tests/node_pkg_test.sh
 	sh tests/report_test.sh $(MODULE)
@@ -319,7 +341,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
-                fuzz_paths_index fuzz_hf_config
+                fuzz_paths_index fuzz_url fuzz_hf_config
 
 # The sources each target links (a thin harness over pure functions).
 FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
@@ -329,7 +351,9 @@ FUZZ_SRC_fuzz_decode      := $(PARSER_SRC) $(DECODE_SRC)
 FUZZ_SRC_fuzz_report      := $(REPORT_SRC)
 FUZZ_SRC_fuzz_hf_names    := $(BASE_SRC) ext/io/hf_locate.c ext/io/hf_scan.c
 FUZZ_SRC_fuzz_paths_index := $(PARSER_SRC) $(filter ext/io/paths%.c,$(IO_SRC)) ext/io/file.c \
-                             ext/io/hf_locate.c ext/io/hf_scan.c ext/io/file_sha256.c
+                             ext/io/hf_locate.c ext/io/hf_scan.c ext/io/file_sha256.c \
+                             ext/io/url.c ext/io/http.c ext/io/http_tree.c ext/io/disk_cache.c
+FUZZ_SRC_fuzz_url         := $(BASE_SRC) ext/io/url.c
 FUZZ_SRC_fuzz_hf_config   := $(PARSER_SRC)
 # The decoders' loops compare every value, the report's checks every
 # byte written: tracing those comparisons (for the fuzzer's value profile)
@@ -347,7 +371,10 @@ $(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp tests/fuzz/seeds.sh $
 	rm -rf $(BUILD)/fuzz/corpus
 	sh tests/fuzz/seeds.sh $(BUILD)/fuzz/corpus $(BUILD)/demo/tiny-llama.gguf
 	mkdir -p $(BUILD)/fuzz/corpus/fuzz_safetensors $(BUILD)/fuzz/corpus/fuzz_gguf \
-	  $(BUILD)/fuzz/corpus/fuzz_gguf_values
+	  $(BUILD)/fuzz/corpus/fuzz_gguf_values $(BUILD)/fuzz/corpus/fuzz_url
+	printf 'hf://org/repo@refs/pr/1/a b.gguf' > $(BUILD)/fuzz/corpus/fuzz_url/hf-pr
+	printf 'hf://datasets/org/d@v1/sub/' > $(BUILD)/fuzz/corpus/fuzz_url/hf-folder
+	printf 'https://user@[::1]:8443/x.gguf' > $(BUILD)/fuzz/corpus/fuzz_url/ipv6
 	printf '\010\000\001\005\000\000\000hello' > $(BUILD)/fuzz/corpus/fuzz_gguf_values/string-v1
 	printf '\011\010\000\002\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000a\001\000\000\000\000\000\000\000\377' \
 	  > $(BUILD)/fuzz/corpus/fuzz_gguf_values/strings-v3

@@ -7,6 +7,7 @@
 ** function call still uses stays alive until they release it.
 */
 #include "cache.h"
+#include "url.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ struct wt_cache {
   wt_entry *head;
   uint64_t n_entries, bytes;
   uint64_t hits, misses, values_decoded;
+  int remote_off; /* weights_remote(0) */
 };
 
 wt_cache *wt_cache_new(void) {
@@ -95,12 +97,15 @@ int wt_cache_find(wt_cache *c, const char *path, size_t n, int format, wt_source
   wt_entry *e, *prev = NULL;
   if (c == NULL)
     return 0;
+  if (c->remote_off && wt_url_is_remote(path, n))
+    return 0; /* wt_cache_open() says why */
   for (e = c->head; e != NULL; prev = e, e = e->next) {
     wt_source *s = e->src;
     if (s->path_len != n || memcmp(s->path, path, n) != 0)
       continue;
     /* stat only when there is an entry to check, not for every new file */
-    if (stat(s->path, &st) != 0 || !wt_cache_fresh(s, &st) ||
+    /* a remote source checks its ETag on every response instead */
+    if ((!s->file.remote && (stat(s->path, &st) != 0 || !wt_cache_fresh(s, &st))) ||
         (format != 0 && s->model.format != format)) {
       wt_cache_drop(c, prev); /* changed on disk, or asked as another format */
       return 0;
@@ -114,6 +119,15 @@ int wt_cache_find(wt_cache *c, const char *path, size_t n, int format, wt_source
     s->refs++;
     *out = s;
     return 1;
+  }
+  return 0;
+}
+
+int wt_cache_holds(const wt_cache *c, const char *path, size_t n) {
+  const wt_entry *e;
+  for (e = c != NULL ? c->head : NULL; e != NULL; e = e->next) {
+    if (e->src->path_len == n && memcmp(e->src->path, path, n) == 0)
+      return 1;
   }
   return 0;
 }
@@ -140,6 +154,22 @@ int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source
   c->bytes += e->bytes;
   wt_cache_trim(c);
   return 0;
+}
+
+int wt_cache_allow(const wt_cache *c, const char *path, size_t n, wt_error *err) {
+  if (c != NULL && c->remote_off && wt_url_is_remote(path, n))
+    return wt_fail(err, "remote access is off for this connection (weights_remote(1) turns it on)");
+  return 0;
+}
+
+int wt_cache_remote(wt_cache *c, int on) {
+  if (on >= 0)
+    c->remote_off = !on;
+#ifdef WT_REMOTE
+  return !c->remote_off;
+#else
+  return 0;
+#endif
 }
 
 /* FNV-1a hash of a string. */

@@ -36,6 +36,9 @@ void wt_cache_unref(wt_cache *c);
 int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source **out,
                   wt_error *err);
 
+/* 1 when c holds an entry for path[0..n), fresh or not (no stat). */
+int wt_cache_holds(const wt_cache *c, const char *path, size_t n);
+
 /* The cached source of path when there is one and the file is unchanged
 ** (one stat(2)): 1 with *out set (release it), else 0 (nothing opened; a
 ** stale entry is dropped).  c may be NULL. */
@@ -53,6 +56,16 @@ typedef struct wt_cache_stats {
   uint64_t hits, misses, entries, bytes, values_decoded;
 } wt_cache_stats;
 void wt_cache_get_stats(const wt_cache *c, wt_cache_stats *out);
+
+/* Remote access (http://, https://, hf://) for this connection: on = 1
+** allows, 0 refuses (wt_cache_open fails), -1 leaves it.  Returns the
+** setting: 0 too when the module was built with REMOTE=0. */
+int wt_cache_remote(wt_cache *c, int on);
+
+/* 0 when path[0..n) may be read on this connection, -1 with err set when
+** it is remote and remote access is off (before any request: call it
+** before expanding a path too, which may list a remote repo). */
+int wt_cache_allow(const wt_cache *c, const char *path, size_t n, wt_error *err);
 
 /* Add n to the values_decoded counter (c may be NULL). */
 void wt_cache_count_decoded(wt_cache *c, uint64_t n);

@@ -5,6 +5,8 @@
 #include "file.h"
 
 #include "formats/sniff.h"
+#include "http.h"
+#include "url.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -96,6 +98,8 @@ int wt_file_open(wt_file *f, const char *path, size_t n, wt_error *err) {
     return wt_fail(err, "the path is empty");
   if (memchr(path, 0, n) != NULL || path[n] != 0)
     return wt_fail(err, "the path contains a NUL byte");
+  if (wt_url_is_remote(path, n))
+    return wt_http_open(f, path, n, err);
   /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
   fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)

@@ -47,9 +47,12 @@ struct wt_file {
   uint64_t size;          /* size at open */
   uint64_t dev, ino;      /* identity, for caches (0 for a remote source) */
   int64_t mtime_ns;
+  int remote; /* 1 for an http source (http.h) */
+  void *impl; /* the remote source's state */
 };
 
-/* Open path (n bytes, may contain no NUL) as a local file.  On failure
+/* Open path (n bytes, may contain no NUL) as a local file, or as a remote
+** one (http.h) when it is an http://, https:// or hf:// URL.  On failure
 ** returns -1 with err set and f left closed. */
 int wt_file_open(wt_file *f, const char *path, size_t n, wt_error *err);
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "file.h"
+#include "url.h"
 
 /* Does path end in suffix? */
 static int ends_with(const char *path, const char *suffix) {
@@ -38,12 +39,12 @@ int wt_config_load(const char *path, int flatten, wt_config *cfg, wt_error *err)
   wt_file f;
   unsigned char *buf = NULL;
   size_t n = 0;
-  int rc;
+  int rc, remote = wt_url_is_remote(path, strlen(path));
   memset(cfg, 0, sizeof(*cfg));
-  if (stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
+  if (!remote && stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
     return 1;
   if (wt_file_open(&f, path, strlen(path), err))
-    return -1;
+    return remote && strstr(err->msg, "HTTP 404") != NULL ? 1 : -1;
   rc = wt_file_read_all(&f, WT_CONFIG_MAX_BYTES, &buf, &n, err);
   wt_file_close(&f);
   if (rc)

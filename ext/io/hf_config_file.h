@@ -6,7 +6,9 @@
 ** the file that names the model (the .safetensors file, the index, a
 ** shard: they sit together, in a download folder and in a Hugging Face
 ** snapshot alike).  A path that itself ends in ".json" and is not a
-** safetensors index is taken as the config.json to read.
+** safetensors index is taken as the config.json to read.  A remote
+** model's (http://, hf://) is read through the same byte source; an HTTP
+** 404 is no config.json.
 */
 #ifndef WT_HF_CONFIG_FILE_H
 #define WT_HF_CONFIG_FILE_H

@@ -13,7 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "http.h"
 #include "paths_int.h" /* wt_split_name */
+#include "url.h"
 
 /* One tensor name of a model, for the duplicate check. */
 typedef struct wt_name_ref {
@@ -157,15 +159,54 @@ int wt_model_check(wt_cache *cache, const wt_pathlist *l, size_t mi, int format,
   return rc;
 }
 
+/* Add file f to the remote files to open ahead, unless it is local,
+** failed already, or open in the cache.  0, or -1 when paths is full. */
+static int wt_ahead_add(wt_cache *cache, const wt_path_file *f, const char **paths, size_t *k) {
+  size_t n = strlen(f->path);
+  if (f->error != NULL || f->role != WT_ROLE_DATA || !wt_url_is_remote(f->path, n) ||
+      wt_cache_holds(cache, f->path, n))
+    return 0;
+  if (*k == WT_HTTP_PARALLEL)
+    return -1;
+  paths[(*k)++] = f->path;
+  return 0;
+}
+
+size_t wt_open_ahead(wt_cache *cache, const wt_pathlist *l, const size_t *ids, size_t from,
+                     size_t n, int models, int format) {
+  const char *paths[WT_HTTP_PARALLEL] = {NULL};
+  size_t i, j, k = 0;
+  for (i = from; i < n; i++) {
+    size_t id = ids != NULL ? ids[i] : i, before = k;
+    int full = 0;
+    if (!models) {
+      full = wt_ahead_add(cache, &l->files[id], paths, &k) != 0;
+    } else if (format < 0 || wt_pathlist_in_scope(l, &l->models[id], format)) {
+      const wt_path_model *m = &l->models[id];
+      for (j = 0; !full && j < m->n_parts; j++)
+        full = wt_ahead_add(cache, &l->files[m->parts[j]], paths, &k) != 0;
+    }
+    if (full) {
+      if (i > from)
+        k = before; /* a model is opened ahead whole, or with the next ones */
+      break;
+    }
+  }
+  wt_http_prefetch(paths, k);
+  return i > from ? i : from + 1;
+}
+
 int wt_scope_check(wt_cache *cache, const wt_pathlist *l, int format, const char **where,
                    wt_error *err) {
-  size_t i;
+  size_t i, ahead = 0;
   int failing = 0;
   *where = NULL;
   for (i = 0; i < l->n_models; i++) {
     wt_model_facts f;
     if (!wt_pathlist_in_scope(l, &l->models[i], format))
       continue;
+    if (i >= ahead) /* the remote files of the next models, at once */
+      ahead = wt_open_ahead(cache, l, NULL, i, l->n_models, 1, format);
     if (wt_model_check(cache, l, i, format, &f)) {
       wt_fail(err, "out of memory");
       return -1;
@@ -178,6 +219,7 @@ int wt_scope_check(wt_cache *cache, const wt_pathlist *l, int format, const char
     }
     failing += f.n_failing;
   }
+  wt_http_prefetch(NULL, 0); /* nothing opened ahead stays open */
   return failing;
 }
 
@@ -204,7 +246,8 @@ int wt_scope_open(wt_cache *cache, const char *path, size_t n, int format, wt_pa
   const char *where;
   char msg[2 * WT_ERROR_MAX];
   int failing;
-  if (wt_paths_expand(path, n, format, l, err))
+  memset(l, 0, sizeof(*l));
+  if (wt_cache_allow(cache, path, n, err) || wt_paths_expand(path, n, format, l, err))
     return -1;
   failing = wt_scope_check(cache, l, format, &where, err);
   if (failing == 0)
@@ -265,7 +308,8 @@ int wt_resolve_model(wt_cache *cache, const char *path, size_t n, int format, wt
   const char *where;
   size_t i, k = 0;
   int failing;
-  if (wt_paths_expand(path, n, format, l, err))
+  memset(l, 0, sizeof(*l));
+  if (wt_cache_allow(cache, path, n, err) || wt_paths_expand(path, n, format, l, err))
     return -1;
   failing = wt_scope_check(cache, l, format, &where, err);
   if (failing != 0) {

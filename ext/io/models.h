@@ -76,6 +76,15 @@ int wt_resolve_cached(wt_cache *cache, const char *path, size_t n, int format, c
 int wt_resolve_model(wt_cache *cache, const char *path, size_t n, int format, wt_pathlist *l,
                      size_t *m, wt_model_facts *facts, wt_error *err);
 
+/* Open ahead, at once (io/http.h), the remote files of the next items of a
+** walk: ids[from..n) (ids NULL: from..n themselves), file ids, or model ids
+** when models (then only models in scope of format, unless format < 0),
+** stopping at WT_HTTP_PARALLEL files; local files and files the cache
+** holds are skipped.  Returns the index after the last item covered
+** (always past from), where the walk calls it again. */
+size_t wt_open_ahead(wt_cache *cache, const wt_pathlist *l, const size_t *ids, size_t from,
+                     size_t n, int models, int format);
+
 /* True when path[0..n) is one plain file (not a folder, an index, part 1
 ** of a split, a pattern): what the functions read directly. */
 int wt_path_is_plain_file(const char *path, size_t n);

@@ -22,6 +22,8 @@
 
 #include "formats/sniff.h"
 #include "hf_cache.h"
+#include "http_tree.h"
+#include "url.h"
 
 /* Bytes read from the start of a file to tell its format. */
 #define WT_SNIFF_BYTES 4096
@@ -106,7 +108,13 @@ int wt_paths_add(wt_paths *x, const char *path, size_t n, size_t *id) {
   if (f->path == NULL)
     return wt_paths_oom(x->err);
   *id = l->n++;
-  if (stat(f->path, &st) == 0) {
+  if (wt_url_is_remote(path, n)) {
+    /* a URL: no stat or sniff (each would cost a request); its format is
+    ** its name's, and opening it says what is wrong (a 404 names it).  In
+    ** a listed remote folder, the listing says whether it exists. */
+    f->exists = x->tree == NULL ||
+                bsearch(&f->path, x->tree, x->n_tree, sizeof(char *), wt_paths_cmp) != NULL;
+  } else if (stat(f->path, &st) == 0) {
     f->exists = 1;
     f->size = (uint64_t)st.st_size;
     f->dev = (uint64_t)st.st_dev;
@@ -212,6 +220,44 @@ static int wt_dispatch_json(wt_paths *x, const char *path, size_t n) {
   return 0;
 }
 
+/* A URL (url.h): an hf:// repo or folder (its model files, listed by the
+** Hub's tree API), part 1 of a split GGUF, an index, or one file.  A
+** remote list is never reused: nothing cheap says it is unchanged. */
+static int wt_dispatch_url(wt_paths *x, char *path, size_t n) {
+  char **files;
+  size_t k, i, id, at, bn;
+  int part, rc, recursive = wt_paths_ends(path, n, "/**");
+  if (recursive)
+    path[n -= 2] = 0; /* a folder then two stars: the folder, recursively */
+  rc = wt_hf_tree(path, n, x->format, &files, &k, x->err);
+  if (rc > 0) {
+    /* the tree API lists the whole tree: a folder is its own files only, as
+    ** a local one is, unless "**" asked for all; the whole list is kept
+    ** for the shards and parts that the folder's models name */
+    bn = path[n - 1] == '/' ? n : n + 1;
+    x->out->kind = WT_PATHS_DIR;
+    x->tree = files;
+    x->n_tree = k;
+    for (i = 0; i < k; i++) {
+      const char *f = files[i];
+      int inside = strncmp(f, path, n) == 0 && (bn == n || f[n] == '/');
+      if ((recursive || !inside || strchr(f + bn, '/') == NULL) &&
+          wt_paths_add(x, f, strlen(f), &id))
+        return -1;
+    }
+    return 0;
+  }
+  if (recursive)
+    return wt_fail(x->err, "\"**\" after a remote path needs an hf:// repo or folder");
+  if (rc < 0)
+    return -1;
+  if (wt_split_name(path, n, &part, &at) > 0 && part == 1)
+    x->out->kind = WT_PATHS_SPLIT;
+  else if (wt_paths_ends(path, n, ".json"))
+    return wt_dispatch_json(x, path, n);
+  return wt_paths_add(x, path, n, &id);
+}
+
 /* Expand path[0..n) (NUL-terminated, n < PATH_MAX) by the rules of
 ** paths.h, then group what was found into models. */
 static int wt_dispatch(wt_paths *x, char *path, size_t n) {
@@ -219,11 +265,11 @@ static int wt_dispatch(wt_paths *x, char *path, size_t n) {
   size_t at, id;
   int part;
   x->out->kind = WT_PATHS_FILE;
-  if (strncmp(path, "https://", 8) == 0 || strncmp(path, "http://", 7) == 0 ||
-      strncmp(path, "hf://", 5) == 0)
-    return wt_fail(x->err, "remote paths (http://, https://, hf://) are not supported yet; "
-                           "download the files and give their local path");
-  if (stat(path, &st) == 0) {
+  if (wt_url_is_remote(path, n)) {
+    if (wt_dispatch_url(x, path, n))
+      return -1;
+    x->out->reusable = 0;
+  } else if (stat(path, &st) == 0) {
     x->out->arg_dev = (uint64_t)st.st_dev;
     x->out->arg_ino = (uint64_t)st.st_ino;
     x->out->arg_size = (uint64_t)st.st_size;
@@ -272,6 +318,8 @@ static int wt_dispatch(wt_paths *x, char *path, size_t n) {
 int wt_paths_expand(const char *arg, size_t n, int format, wt_pathlist *out, wt_error *err) {
   char path[PATH_MAX];
   wt_paths x;
+  size_t i;
+  int rc;
   memset(out, 0, sizeof(*out));
   if (memchr(arg, 0, n) != NULL)
     return wt_fail(err, "the path contains a NUL byte");
@@ -289,7 +337,11 @@ int wt_paths_expand(const char *arg, size_t n, int format, wt_pathlist *out, wt_
   out->arena = wt_arena_new();
   if (out->arena == NULL)
     return wt_paths_oom(err);
-  if (wt_dispatch(&x, path, n) != 0) {
+  rc = wt_dispatch(&x, path, n);
+  for (i = 0; i < x.n_tree; i++)
+    free(x.tree[i]);
+  free(x.tree);
+  if (rc != 0) {
     wt_pathlist_free(out);
     return -1;
   }

@@ -5,9 +5,13 @@
 **
 ** wt_paths_expand() reads the argument as, in this order:
 **
-**   0. "~" and "~/x" are expanded to $HOME as the shell would; an
-**      "https://", "http://" or "hf://" path is an error (remote paths
-**      are not supported yet).
+**   0. "~" and "~/x" are expanded to $HOME as the shell would.  A URL
+**      ("https://", "http://", "hf://": url.h) is read without stat(2):
+**      an hf:// repo or folder is its files from the Hub's tree API (its
+**      own files as in 1, or with a trailing "/" then two stars every one
+**      below it, as in 5; a URL the listing lacks does not exist); part 1
+**      of a split as in 2; a ".json" as in 3 (fetched whole); else the URL
+**      as one file.  A remote file's format is its name's (no sniffing).
 **   1. An existing directory: its model files (below), not entering
 **      subdirectories.  Sorted by strcmp() of the path.  A directory
 **      without model files gives zero files, not an error.

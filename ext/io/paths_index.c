@@ -27,6 +27,8 @@
 #include <unistd.h>
 
 #include "base/utf8.h"
+#include "file.h"
+#include "url.h"
 
 /* One weight_map entry while the index is read. */
 typedef struct wt_entry {
@@ -46,11 +48,31 @@ static const cJSON *wt_last_item(const cJSON *o, const char *key) {
   return found;
 }
 
+/* Read the whole remote file url into *text (malloc'd): through the file
+** layer's HTTP source (ranges, ETag checks, the token rules).  0, or -1
+** with why set. */
+static int wt_slurp_url(const char *url, char **text, size_t *size, wt_error *why) {
+  wt_file f;
+  unsigned char *bytes;
+  int rc;
+  *text = NULL;
+  if (wt_file_open(&f, url, strlen(url), why) != 0)
+    return -1;
+  rc = wt_file_read_all(&f, WT_PATHS_MAX_INDEX, &bytes, size, why);
+  wt_file_close(&f);
+  if (rc == 0)
+    *text = (char *)bytes;
+  return rc;
+}
+
 /* Read the whole file path into *text (malloc'd).  0, or -1 with why set. */
 static int wt_slurp(const char *path, char **text, size_t *size, wt_error *why) {
   struct stat st;
   size_t got = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  int fd;
+  if (wt_url_is_remote(path, strlen(path)))
+    return wt_slurp_url(path, text, size, why);
+  fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   *text = NULL;
   if (fd < 0)
     return wt_fail(why, "cannot open: %s", strerror(errno));

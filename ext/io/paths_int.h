@@ -23,6 +23,8 @@ typedef struct wt_paths {
   size_t cap_models; /* allocated entries of out->models */
   int format;        /* WT_FORMAT_* the caller reads, or 0 */
   size_t n_sorted;   /* files [0, n_sorted) are sorted by path (wt_paths_lookup) */
+  char **tree;       /* a remote folder: every file the Hub's tree API listed, sorted */
+  size_t n_tree;     /* (wt_paths_add: a URL not in it does not exist) */
   wt_error *err;
 } wt_paths;
 

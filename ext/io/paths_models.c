@@ -245,8 +245,8 @@ static int wt_group_duplicates(wt_paths *x) {
   if (a == NULL)
     return wt_paths_oom(x->err);
   for (i = 0; i < l->n; i++) {
-    if (!l->files[i].exists)
-      continue;
+    if (!l->files[i].exists || (l->files[i].dev == 0 && l->files[i].ino == 0))
+      continue; /* missing, or remote (no identity: each URL is its own file) */
     a[k].dev = l->files[i].dev;
     a[k].ino = l->files[i].ino;
     a[k].claimed = l->files[i].model == WT_NONE;

@@ -7,8 +7,8 @@
 ** when the parser asks for more (gguf_parse_prefix() returns 1 with the
 ** bytes it needs) the buffer grows to at least twice its size, only the
 ** new bytes are read, and the parse runs again: a few parses of a header
-** that is read once.  A remote source will take the same path with HTTP
-** ranges.
+** that is read once.  A remote source (http.h) takes the same path with
+** HTTP ranges, starting from the WT_HTTP_FIRST bytes its open read.
 */
 #include "source.h"
 
@@ -21,6 +21,7 @@
 #include "formats/gguf_parser.h"
 #include "formats/safetensors_parser.h"
 #include "formats/sniff.h"
+#include "http.h"
 
 #define WT_HEADER_FIRST ((uint64_t)64 << 10)
 
@@ -92,7 +93,8 @@ static int wt_parse(wt_source *s, int format, uint64_t avail, uint64_t *need, wt
 
 /* Read the header into s->header and parse it, growing as asked. */
 static int wt_read_header(wt_source *s, int format, wt_error *err) {
-  uint64_t size = s->file.size, want = size < WT_HEADER_FIRST ? size : WT_HEADER_FIRST, need = 0;
+  uint64_t first = s->file.remote ? WT_HTTP_FIRST : WT_HEADER_FIRST; /* remote: what open read */
+  uint64_t size = s->file.size, want = size < first ? size : first, need = 0;
   int rc;
   for (;;) {
     unsigned char *p;
@@ -185,6 +187,8 @@ int wt_source_open(const char *path, size_t n, int format, wt_source **out, wt_e
     wt_source_release(s);
     return -1;
   }
+  if (s->file.remote) /* kept on disk for the next open (disk_cache.h) */
+    wt_http_header_read(&s->file, s->header, s->header_avail);
   *out = s;
   return 0;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "io/file_sha256.h"
+#include "io/url.h"
 #include "tables.h"
 #include "vtab.h"
 
@@ -93,8 +94,10 @@ static int wf_column(wt_cursor *c, sqlite3_context *ctx, int col) {
     break;
   }
   case WF_SIZE:
-    if (f->exists)
-      wt_result_u64(ctx, c->src != NULL ? c->src->file.size : f->size);
+    if (c->src != NULL)
+      wt_result_u64(ctx, c->src->file.size);
+    else if (f->exists && !wt_url_is_remote(f->path, strlen(f->path)))
+      wt_result_u64(ctx, f->size); /* a remote file's size is known once it opens */
     break;
   case WF_TENSORS:
     if (c->src != NULL)

@@ -10,6 +10,7 @@
 **   gguf_info(path)                                     file facts (JSON)
 **   weights_version()                                   version string
 **   weights_cache_stats()                               the cache's counters
+**   weights_remote([on])                                remote paths on/off
 **
 ** tensor_compare, which decodes values, is values.c's; both register
 ** through wt_register_one() (functions.h).
@@ -27,6 +28,7 @@
 #include <xxhash.h>
 
 #include "functions.h"
+#include "interrupt.h"
 #include "io/models.h"
 #include "io/source.h"
 #include "vtab.h"
@@ -132,6 +134,7 @@ int wt_func_find_tensor(sqlite3_context *ctx, sqlite3_value **argv, int i, wt_so
                         const wt_tensor **pt) {
   sqlite3_value *path = argv[i], *name = argv[i + 1];
   const wt_func_aux *aux = sqlite3_user_data(ctx);
+  wt_watch_interrupt(sqlite3_context_db_handle(ctx));
   const char *p = (const char *)sqlite3_value_text(path);
   const char *z = (const char *)sqlite3_value_text(name);
   int n = sqlite3_value_bytes(path);
@@ -365,6 +368,7 @@ static void wt_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t mi;
   char *z;
   (void)argc;
+  wt_watch_interrupt(sqlite3_context_db_handle(ctx));
   if (path == NULL || wt_path_is_plain_file(path, n)) {
     src = wt_func_source(ctx, argv[0]);
     if (src == NULL)
@@ -417,6 +421,16 @@ static void wt_cache_stats_func(sqlite3_context *ctx, int argc, sqlite3_value **
                       -1, sqlite3_free);
 }
 
+/* weights_remote([on]): turn remote paths on (1) or off (0) for this
+** connection; returns the setting (0 in a build without REMOTE). */
+static void wt_remote_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const wt_func_aux *aux = sqlite3_user_data(ctx);
+  int on = -1;
+  if (argc == 1 && sqlite3_value_type(argv[0]) != SQLITE_NULL)
+    on = sqlite3_value_int(argv[0]) != 0;
+  sqlite3_result_int(ctx, wt_cache_remote(aux->cache, on));
+}
+
 /* Destructor of a registration's user data. */
 static void wt_func_aux_free(void *p) {
   wt_func_aux *a = p;
@@ -455,6 +469,7 @@ int wt_register_functions(sqlite3 *db, wt_cache *cache) {
       {"gguf_info", 1, 1, wt_info_func, WT_FORMAT_GGUF, WT_FILE_FLAGS},
       {"weights_version", 0, 0, wt_version_func, 0, WT_PURE_FLAGS},
       {"weights_cache_stats", 0, 0, wt_cache_stats_func, 0, SQLITE_UTF8},
+      {"weights_remote", 0, 1, wt_remote_func, 0, SQLITE_UTF8 | SQLITE_DIRECTONLY},
   };
   size_t i;
   int n, rc = SQLITE_OK;

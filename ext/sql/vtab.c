@@ -24,6 +24,7 @@
 ** what they allow (wt_range_*) but never narrow it.
 */
 #include "vtab.h"
+#include "interrupt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ typedef struct wt_vtab {
   sqlite3_vtab base;
   const wt_table_def *def;
   wt_cache *cache;
+  sqlite3 *db; /* whose sqlite3_interrupt() stops a remote transfer */
 } wt_vtab;
 
 char *wt_error_message(const char *fn, const char *path, const char *msg) {
@@ -80,6 +82,7 @@ static int wt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   memset(tab, 0, sizeof(*tab));
   tab->def = def;
   tab->cache = a->cache;
+  tab->db = db;
   *ppVtab = &tab->base;
   return SQLITE_OK;
 }
@@ -334,7 +337,7 @@ static void wt_reset(wt_cursor *c) {
   wt_pathlist_free(&c->paths);
   sqlite3_free(c->visit);
   c->visit = NULL;
-  c->n_visit = c->i_visit = c->cur = 0;
+  c->n_visit = c->i_visit = c->cur = c->ahead = 0;
   c->file = NULL;
   c->row = c->n_rows = c->file_id = 0;
   c->eof = 1;
@@ -435,7 +438,8 @@ static int wt_expand_path(wt_cursor *c, const char *path, int n, char **pzErr) {
   const char *where = NULL;
   wt_error e;
   int failing, rc;
-  if (wt_paths_expand(path, (size_t)n, c->def->format, &c->paths, &e)) {
+  if (wt_cache_allow(c->cache, path, (size_t)n, &e) ||
+      wt_paths_expand(path, (size_t)n, c->def->format, &c->paths, &e)) {
     *pzErr = wt_error_message(c->def->name, path, e.msg);
     return SQLITE_ERROR;
   }
@@ -502,6 +506,9 @@ static int wt_settle(wt_cursor *c) {
       c->eof = 1;
       return SQLITE_OK;
     }
+    if (c->i_visit >= c->ahead) /* remote files: the next few opened at once */
+      c->ahead = wt_open_ahead(c->cache, &c->paths, c->visit, c->i_visit, c->n_visit,
+                               c->def->rows == WT_ROWS_MODELS, -1);
     c->cur = c->visit[c->i_visit++];
     c->file = c->def->rows == WT_ROWS_MODELS
                   ? c->paths.files[c->paths.models[c->cur].name_file].path
@@ -530,6 +537,7 @@ static int wt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
   const wt_table_def *def = c->def;
   const char *path;
   int k, i = 0, rc;
+  wt_watch_interrupt(((wt_vtab *)cur->pVtab)->db);
   wt_reset(c);
   for (k = 0; k < def->n_args && i < argc; k++) {
     if (idxNum & (1 << k)) {
@@ -580,6 +588,7 @@ static int wt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
 /* xNext */
 static int wt_next(sqlite3_vtab_cursor *cur) {
   wt_cursor *c = (wt_cursor *)cur;
+  wt_watch_interrupt(((wt_vtab *)cur->pVtab)->db);
   c->row++;
   return wt_settle(c);
 }

@@ -94,6 +94,7 @@ struct wt_cursor {
   wt_pathlist paths;                /* the files and models the path argument names */
   size_t *visit;                    /* ids of files (or models) to visit, in order */
   size_t n_visit, i_visit;          /* how many, and the next one */
+  size_t ahead;                     /* visits [i_visit, ahead) were opened ahead (remote) */
   size_t cur;                       /* the current file's (or model's) id */
   const char *file;                 /* the current file's path */
   wt_source *src;   /* the current file, parsed; NULL if it failed (WT_ROWS_FILES) */

@@ -1,0 +1,920 @@
+/*
+** http.c: the remote byte source over libcurl.  See http.h.
+*/
+#define _GNU_SOURCE /* memmem */
+#include "http.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "disk_cache.h"
+#include "url.h"
+
+#ifndef WT_REMOTE
+
+int wt_http_get(const char *url, int token_ok, size_t max, char **body, size_t *n, char **next,
+                wt_error *err) {
+  (void)url;
+  (void)token_ok;
+  (void)max;
+  *body = *next = NULL;
+  *n = 0;
+  return wt_fail(err, "remote files are not supported: this module was built with REMOTE=0");
+}
+
+void wt_http_header_read(const wt_file *f, const unsigned char *bytes, size_t n) {
+  (void)f;
+  (void)bytes;
+  (void)n;
+}
+
+void wt_http_prefetch(const char *const *paths, size_t n) {
+  (void)paths;
+  (void)n;
+}
+
+void wt_http_set_cancel(wt_cancel_fn cancel, void *arg) {
+  (void)cancel;
+  (void)arg;
+}
+
+int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
+  (void)p;
+  (void)n;
+  memset(f, 0, sizeof(*f));
+  f->fd = -1;
+  return wt_fail(err, "remote files are not supported: this module was built with REMOTE=0");
+}
+
+#else
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <strings.h>
+#include <time.h>
+
+#define U(x) ((unsigned long long)(x))
+
+/* Why a transfer was aborted from a callback. */
+enum { WT_OK = 0, WT_IGNORED_RANGE, WT_BAD_RANGE, WT_TOO_LONG, WT_CHANGED, WT_BIG_ERROR_BODY };
+
+typedef struct wt_http {
+  CURL *curl;
+  struct curl_slist *hdrs;
+  char *url;            /* the resolved URL */
+  char shown[512];      /* the URL for messages, without user info */
+  char etag[256];       /* the ETag at open, "" when the server sent none */
+  unsigned char *first; /* bytes [0, first_n) read at open */
+  size_t first_n;
+  /* one transfer */
+  unsigned char *dst;
+  uint64_t off;
+  size_t want, got, discarded;
+  int opening;     /* the first request: the size is not known yet */
+  int conditional; /* the first request carries If-None-Match */
+  int from_disk;   /* first[] came from the disk cache, unchanged */
+  int body_started, why;
+  int has_token;       /* an Authorization header is sent */
+  int token_ok;        /* the URL's host is the endpoint's */
+  char *pinned;        /* where the first request was redirected to, used after it */
+  char cr[128];        /* Content-Range of the last response */
+  char resp_etag[256]; /* ETag of the last response */
+  uint64_t cr_start, cr_end, cr_total;
+} wt_http;
+
+static pthread_once_t wt_curl_once = PTHREAD_ONCE_INIT;
+static CURLcode wt_curl_init_rc = CURLE_FAILED_INIT;
+
+/* curl_global_init, once per process. */
+static void wt_curl_init(void) {
+  wt_curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+/* Copy header value v[0..n) (trimmed) into out. */
+static void wt_header_value(const char *v, size_t n, char *out, size_t size) {
+  while (n > 0 && (*v == ' ' || *v == '\t'))
+    v++, n--;
+  while (n > 0 && (v[n - 1] == '\r' || v[n - 1] == '\n' || v[n - 1] == ' ' || v[n - 1] == '\t'))
+    n--;
+  if (n >= size)
+    n = size - 1;
+  memcpy(out, v, n);
+  out[n] = 0;
+}
+
+/* CURLOPT_HEADERFUNCTION: keep Content-Range and ETag of the last response. */
+static size_t wt_on_header(char *line, size_t size, size_t count, void *arg) {
+  wt_http *h = arg;
+  size_t n = size * count;
+  if (n >= 5 && memcmp(line, "HTTP/", 5) == 0) { /* a new response: forget the last */
+    h->cr[0] = 0;
+    h->resp_etag[0] = 0;
+  } else if (n > 14 && strncasecmp(line, "content-range:", 14) == 0) {
+    wt_header_value(line + 14, n - 14, h->cr, sizeof(h->cr));
+  } else if (n > 5 && strncasecmp(line, "etag:", 5) == 0) {
+    wt_header_value(line + 5, n - 5, h->resp_etag, sizeof(h->resp_etag));
+  }
+  return n;
+}
+
+/* Parse "bytes A-B/T" (T may be "*": UINT64_MAX).  0 or -1. */
+static int wt_parse_range(const char *s, uint64_t *a, uint64_t *b, uint64_t *t) {
+  char *end;
+  errno = 0;
+  if (strncasecmp(s, "bytes ", 6) != 0)
+    return -1;
+  s += 6;
+  if (*s == '*') {
+    *a = *b = UINT64_MAX;
+    end = (char *)s + 1;
+  } else {
+    if (*s < '0' || *s > '9')
+      return -1;
+    errno = 0;
+    *a = strtoull(s, &end, 10);
+    if (errno || *end != '-' || end[1] < '0' || end[1] > '9')
+      return -1;
+    *b = strtoull(end + 1, &end, 10);
+    if (errno || *b < *a)
+      return -1;
+  }
+  if (*end != '/')
+    return -1;
+  if (end[1] == '*' && end[2] == 0) {
+    *t = UINT64_MAX;
+    return 0;
+  }
+  if (end[1] < '0' || end[1] > '9')
+    return -1;
+  *t = strtoull(end + 1, &end, 10);
+  return errno || *end != 0 ? -1 : 0;
+}
+
+/* Check a 206's headers before its body is taken: the range asked for,
+** the size and the ETag seen at open. */
+static int wt_check_206(wt_http *h, const wt_file *f) {
+  uint64_t a, b, t;
+  if (wt_parse_range(h->cr, &a, &b, &t) != 0 || a == UINT64_MAX || a != h->off || t == UINT64_MAX ||
+      b >= t)
+    return WT_BAD_RANGE;
+  if (h->opening) {
+    if (b - a + 1 > h->want)
+      return WT_BAD_RANGE;
+    h->want = (size_t)(b - a + 1); /* a file smaller than the first range */
+  } else {
+    if (t != f->size)
+      return WT_CHANGED;
+    if (b != h->off + h->want - 1)
+      return WT_BAD_RANGE;
+    if (strcmp(h->resp_etag, h->etag) != 0)
+      return WT_CHANGED;
+  }
+  h->cr_start = a;
+  h->cr_end = b;
+  h->cr_total = t;
+  return WT_OK;
+}
+
+typedef struct wt_sink {
+  wt_http *h;
+  const wt_file *f;
+} wt_sink;
+
+/* CURLOPT_WRITEFUNCTION: take the body of a 206 into dst; stop at once on
+** a 200 (Range ignored), on a wrong Content-Range and on excess bytes. */
+static size_t wt_on_body(char *p, size_t size, size_t count, void *arg) {
+  wt_sink *k = arg;
+  wt_http *h = k->h;
+  size_t n = size * count;
+  long code = 0;
+  curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
+  if (!h->body_started) {
+    h->body_started = 1;
+    if (code == 200)
+      h->why = WT_IGNORED_RANGE;
+    else if (code == 206)
+      h->why = wt_check_206(h, k->f);
+    if (h->why != WT_OK)
+      return 0;
+  }
+  if (code != 206) { /* an error page: read it to keep the connection, within reason */
+    h->discarded += n;
+    if (h->discarded > (64 << 10)) {
+      h->why = WT_BIG_ERROR_BODY;
+      return 0;
+    }
+    return n;
+  }
+  if (n > h->want - h->got) {
+    h->why = WT_TOO_LONG;
+    return 0;
+  }
+  memcpy(h->dst + h->got, p, n);
+  h->got += n;
+  return n;
+}
+
+/* Seconds since some fixed time. */
+static double wt_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* This thread's cancel test (wt_http_set_cancel). */
+static __thread wt_cancel_fn wt_cancel;
+static __thread void *wt_cancel_arg;
+
+void wt_http_set_cancel(wt_cancel_fn cancel, void *arg) {
+  wt_cancel = cancel;
+  wt_cancel_arg = arg;
+}
+
+/* True when this thread's statement was interrupted. */
+static int wt_cancelled(void) {
+  return wt_cancel != NULL && wt_cancel(wt_cancel_arg) != 0;
+}
+
+/* CURLOPT_XFERINFOFUNCTION: non-zero stops the transfer. */
+static int wt_on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                          curl_off_t ulnow) {
+  (void)arg;
+  (void)dltotal;
+  (void)dlnow;
+  (void)ultotal;
+  (void)ulnow;
+  return wt_cancelled();
+}
+
+/* Sleep for s seconds, in slices of 50 ms: -1 as soon as the statement is
+** interrupted, else 0. */
+static int wt_sleep(double s) {
+  while (s > 0) {
+    double slice = s < 0.05 ? s : 0.05;
+    struct timespec ts;
+    if (wt_cancelled())
+      return -1;
+    ts.tv_sec = 0;
+    ts.tv_nsec = (long)(slice * 1e9);
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+      ;
+    s -= slice;
+  }
+  return wt_cancelled() ? -1 : 0;
+}
+
+/* An integer from the environment variable name, or def. */
+static long wt_env_long(const char *name, long def, long lo, long hi) {
+  const char *v = getenv(name);
+  char *end;
+  long x;
+  if (v == NULL || *v == 0)
+    return def;
+  x = strtol(v, &end, 10);
+  return *end == 0 && x >= lo && x <= hi ? x : def;
+}
+
+/* True for transport errors worth another try. */
+static int wt_transient(CURLcode rc) {
+  return rc == CURLE_COULDNT_CONNECT || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
+         rc == CURLE_PARTIAL_FILE || rc == CURLE_GOT_NOTHING || rc == CURLE_OPERATION_TIMEDOUT;
+}
+
+/* The error of a finished transfer that will not be retried. */
+static int wt_transfer_error(wt_http *h, const wt_file *f, CURLcode rc, long code, wt_error *err) {
+  switch (h->why) {
+  case WT_IGNORED_RANGE:
+    return wt_fail(err,
+                   "%sthe server ignores Range requests (it answered 200 with the whole "
+                   "file); stopped at once instead of downloading it",
+                   h->shown);
+  case WT_BAD_RANGE:
+    return wt_fail(err, "%swrong Content-Range \"%s\" for bytes %llu-%llu", h->shown, h->cr,
+                   U(h->off), U(h->off + h->want - 1));
+  case WT_TOO_LONG:
+    return wt_fail(err, "%sthe server sent more than the %zu bytes asked at byte %llu", h->shown,
+                   h->want, U(h->off));
+  case WT_CHANGED:
+    return wt_fail(err,
+                   "%sfile changed on the server (ETag %s and %llu bytes at open, now ETag %s, "
+                   "Content-Range %s)",
+                   h->shown, h->etag[0] ? h->etag : "none", U(f->size),
+                   h->resp_etag[0] ? h->resp_etag : "none", h->cr);
+  default:
+    break;
+  }
+  if (code == 401 || code == 403)
+    return wt_fail(err, "%sHTTP %ld: access denied: the file needs a token: set HF_TOKEN%s",
+                   h->shown, code, h->has_token ? " (the token given was refused)" : "");
+  if (code == 404)
+    return wt_fail(err, "%sHTTP 404: not found", h->shown);
+  if (rc == CURLE_ABORTED_BY_CALLBACK && h->why == WT_OK)
+    return wt_fail(err, "%sinterrupted", h->shown);
+  if (rc == CURLE_TOO_MANY_REDIRECTS)
+    return wt_fail(err, "%smore than %d redirects", h->shown, WT_HTTP_MAX_REDIRS);
+  if (rc == CURLE_UNSUPPORTED_PROTOCOL)
+    return wt_fail(err, "%sa redirect to a protocol other than http or https", h->shown);
+  if (rc == CURLE_OPERATION_TIMEDOUT)
+    return wt_fail(err, "%sthe transfer stalled or timed out", h->shown);
+  if (rc != CURLE_OK && rc != CURLE_WRITE_ERROR)
+    return wt_fail(err, "%s%s", h->shown, curl_easy_strerror(rc));
+  if (code == 206)
+    return wt_fail(err, "%sshort body: %zu of the %zu bytes asked at byte %llu", h->shown, h->got,
+                   h->want, U(h->off));
+  return wt_fail(err, "%sHTTP %ld for bytes %llu-%llu", h->shown, code, U(h->off),
+                 U(h->off + h->want - 1));
+}
+
+/* True when URLs a and b have the same host and port. */
+static int wt_same_host(const char *a, const char *b) {
+  char ha[256], hb[256];
+  int pa, pb;
+  return wt_url_host(a, ha, sizeof(ha), &pa) == 0 && wt_url_host(b, hb, sizeof(hb), &pb) == 0 &&
+         strcmp(ha, hb) == 0 && pa == pb;
+}
+
+static int wt_http_headers(wt_http *h, int token_ok, const char *etag);
+
+/* Read from where the first request was redirected (the Hub's CDN), so that
+** later requests skip the redirect; the token goes there only if its host
+** is the endpoint's.  Nothing changes when that cannot be done. */
+static void wt_http_pin(wt_http *h) {
+  char *eff = NULL, *copy;
+  if (curl_easy_getinfo(h->curl, CURLINFO_EFFECTIVE_URL, &eff) != CURLE_OK || eff == NULL ||
+      strcmp(eff, h->url) == 0 || (copy = strdup(eff)) == NULL)
+    return;
+  if (wt_http_headers(h, h->token_ok && wt_same_host(h->url, copy), NULL) != 0) {
+    free(copy);
+    return;
+  }
+  h->pinned = copy;
+  curl_easy_setopt(h->curl, CURLOPT_URL, h->pinned);
+}
+
+/* Back to the URL asked for (a pinned CDN URL may expire). */
+static int wt_http_unpin(wt_http *h) {
+  free(h->pinned);
+  h->pinned = NULL;
+  curl_easy_setopt(h->curl, CURLOPT_URL, h->url);
+  return wt_http_headers(h, h->token_ok, NULL);
+}
+
+/* Set h up for one GET of bytes [off, off + want) into dst, the body going
+** to sink k (which must live until the transfer ends). */
+static void wt_transfer_setup(wt_http *h, uint64_t off, size_t want, void *dst, wt_sink *k) {
+  char range[64];
+  h->dst = dst;
+  h->off = off;
+  h->want = want;
+  h->got = h->discarded = 0;
+  h->body_started = 0;
+  h->why = WT_OK;
+  h->cr[0] = h->resp_etag[0] = 0;
+  snprintf(range, sizeof(range), "%llu-%llu", U(off), U(off + want - 1));
+  curl_easy_setopt(h->curl, CURLOPT_RANGE, range);
+  curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, k);
+}
+
+/* GET bytes [off, off + want) into dst, retrying what may pass.  At open
+** (h->opening) a shorter range is fine and becomes h->want. */
+static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, void *dst,
+                    long *status, wt_error *err) {
+  wt_sink k = {h, f};
+  long retries = wt_env_long("SQLITE_WEIGHTS_HTTP_RETRIES", WT_HTTP_RETRIES, 0, 20);
+  double t0 = wt_now(), backoff = 0.2;
+  long attempt;
+  for (attempt = 0;; attempt++) {
+    CURLcode rc;
+    long code = 0;
+    curl_off_t after = -1;
+    double wait;
+    wt_transfer_setup(h, off, want, dst, &k);
+    rc = curl_easy_perform(h->curl);
+    curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
+    *status = code;
+    if (rc == CURLE_OK && code == 206 && h->body_started && h->why == WT_OK && h->got == h->want)
+      return 0;
+    if (h->opening && rc == CURLE_OK && (code == 416 || (code == 304 && h->conditional)))
+      return 0; /* past the end (the caller reads the size from h->cr), or not modified */
+    if (h->pinned != NULL && h->why == WT_OK &&
+        (code == 401 || code == 403 || code == 404 || code == 410 || wt_transient(rc))) {
+      if (wt_http_unpin(h) != 0)
+        return wt_fail(err, "out of memory");
+      attempt--; /* the redirect again, not a retry */
+      continue;
+    }
+    if (h->why != WT_OK || attempt >= retries ||
+        !(wt_transient(rc) || code == 429 || (code >= 500 && code != 501) ||
+          (rc == CURLE_OK && code == 206)))
+      return wt_transfer_error(h, f, rc, code, err);
+    wait = backoff;
+    if ((code == 429 || code == 503) &&
+        curl_easy_getinfo(h->curl, CURLINFO_RETRY_AFTER, &after) == CURLE_OK && after >= 0)
+      wait = after > 30 ? 30 : (double)after;
+    if (wt_now() + wait - t0 > WT_HTTP_RETRY_TOTAL)
+      return wt_transfer_error(h, f, rc, code, err);
+    if (wt_sleep(wait) != 0)
+      return wt_fail(err, "%sinterrupted while waiting to retry", h->shown);
+    backoff = backoff * 2 > 5 ? 5 : backoff * 2;
+  }
+}
+
+/* The Hub token: HF_TOKEN, HUGGING_FACE_HUB_TOKEN, then the token file;
+** CR, LF and surrounding spaces removed.  0 with buf filled ("" for none). */
+static void wt_hf_token(char *buf, size_t size) {
+  const char *v = getenv("HF_TOKEN");
+  char path[4096];
+  size_t n = 0, i, j;
+  buf[0] = 0;
+  if (v == NULL || *v == 0)
+    v = getenv("HUGGING_FACE_HUB_TOKEN");
+  if (v != NULL && *v != 0) {
+    snprintf(buf, size, "%s", v);
+  } else {
+    const char *tp = getenv("HF_TOKEN_PATH"), *home = getenv("HF_HOME");
+    FILE *fp;
+    if (tp != NULL && *tp != 0)
+      snprintf(path, sizeof(path), "%s", tp);
+    else if (home != NULL && *home != 0)
+      snprintf(path, sizeof(path), "%s/token", home);
+    else if ((home = getenv("HOME")) != NULL)
+      snprintf(path, sizeof(path), "%s/.cache/huggingface/token", home);
+    else
+      return;
+    fp = fopen(path, "re");
+    if (fp == NULL)
+      return;
+    n = fread(buf, 1, size - 1, fp);
+    buf[n] = 0;
+    fclose(fp);
+  }
+  for (i = j = 0; buf[i]; i++)
+    if (buf[i] != '\r' && buf[i] != '\n')
+      buf[j++] = buf[i];
+  while (j > 0 && buf[j - 1] == ' ')
+    j--;
+  buf[j] = 0;
+  for (i = 0; buf[i] == ' '; i++)
+    ;
+  memmove(buf, buf + i, j - i + 1);
+  for (i = 0; buf[i]; i++)
+    if ((unsigned char)buf[i] < ' ' || buf[i] == 0x7f)
+      buf[0] = 0; /* never put control bytes in a header */
+}
+
+/* What messages say before their text: the callers name the path, so
+** only the URL an hf:// path resolved to, "(URL) ". */
+static void wt_shown_url(const char *url, int is_hf, char *out, size_t size) {
+  if (is_hf)
+    snprintf(out, size, "(%.500s) ", url);
+  else
+    out[0] = 0;
+}
+
+static int wt_http_read_at(const wt_file *f, uint64_t off, size_t n, void *buf, wt_error *err) {
+  wt_http *h = f->impl;
+  uint64_t end;
+  long code;
+  if (wt_add(off, n, &end) != 0 || end > f->size)
+    return wt_fail(err, "%sread of %zu bytes at byte %llu is past the end (%llu bytes)", h->shown,
+                   n, U(off), U(f->size));
+  if (n == 0)
+    return 0;
+  if (end <= h->first_n) {
+    memcpy(buf, h->first + off, n);
+    return 0;
+  }
+  return wt_fetch(h, f, off, n, buf, &code, err);
+}
+
+/* Every response's ETag is checked as it comes. */
+static int wt_http_unchanged(const wt_file *f, wt_error *err) {
+  (void)f;
+  (void)err;
+  return 0;
+}
+
+static void wt_http_close(wt_file *f) {
+  wt_http *h = f->impl;
+  if (h == NULL)
+    return;
+  if (h->curl != NULL)
+    curl_easy_cleanup(h->curl);
+  curl_slist_free_all(h->hdrs);
+  free(h->url);
+  free(h->pinned);
+  free(h->first);
+  free(h);
+  f->impl = NULL;
+}
+
+static const wt_file_ops wt_http_ops = {wt_http_read_at, wt_http_unchanged, wt_http_close};
+
+/* The request headers: the token when token_ok, If-None-Match when etag. */
+static int wt_http_headers(wt_http *h, int token_ok, const char *etag) {
+  char token[4096], line[4200];
+  struct curl_slist *l = NULL, *t;
+  if (token_ok) {
+    wt_hf_token(token, sizeof(token));
+    if (token[0] != 0) {
+      snprintf(line, sizeof(line), "Authorization: Bearer %s", token);
+      l = curl_slist_append(NULL, line);
+      memset(token, 0, sizeof(token));
+      memset(line, 0, sizeof(line));
+      if (l == NULL)
+        return -1;
+    }
+  }
+  if (etag != NULL) {
+    snprintf(line, sizeof(line), "If-None-Match: %s", etag);
+    if ((t = curl_slist_append(l, line)) == NULL) {
+      curl_slist_free_all(l);
+      return -1;
+    }
+    l = t;
+  }
+  curl_slist_free_all(h->hdrs);
+  h->hdrs = l;
+  h->has_token = l != NULL && strncmp(l->data, "Authorization:", 14) == 0;
+  curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, l);
+  return 0;
+}
+
+/* Set the options of the easy handle. */
+static int wt_http_setup(wt_http *h) {
+  CURL *c = h->curl;
+  long stall = wt_env_long("SQLITE_WEIGHTS_HTTP_STALL", 30, 1, 3600);
+  if (curl_easy_setopt(c, CURLOPT_URL, h->url) != CURLE_OK ||
+      curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
+      curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK)
+    return -1;
+  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(c, CURLOPT_MAXREDIRS, (long)WT_HTTP_MAX_REDIRS);
+  curl_easy_setopt(c, CURLOPT_UNRESTRICTED_AUTH, 0L);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1024L);
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, stall);
+  curl_easy_setopt(c, CURLOPT_USERAGENT, "sqlite-weights/" WEIGHTS_VERSION);
+  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, wt_on_header);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, h);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, wt_on_body);
+  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, wt_on_progress);
+  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  return 0;
+}
+
+/* Take the header kept on disk as the first bytes. */
+static int wt_http_use_kept(wt_http *h, wt_file *f, wt_disk_entry *e) {
+  free(h->first);
+  h->first = e->bytes;
+  h->first_n = e->n;
+  e->bytes = NULL;
+  f->size = e->size;
+  snprintf(h->etag, sizeof(h->etag), "%s", e->etag);
+  h->from_disk = 1;
+  wt_disk_entry_free(e);
+  return 0;
+}
+
+void wt_http_header_read(const wt_file *f, const unsigned char *bytes, size_t n) {
+  wt_http *h = f->impl;
+  if (h == NULL || (h->from_disk && n <= h->first_n))
+    return; /* nothing new to keep */
+  wt_disk_cache_put(h->url, h->etag, f->size, bytes, n);
+}
+
+/* A whole body being received by wt_http_get. */
+typedef struct wt_body {
+  char *p;
+  size_t n, max;
+  int too_big;
+  char next[WT_URL_MAX + 1]; /* Link rel="next" of the last response */
+} wt_body;
+
+/* CURLOPT_WRITEFUNCTION of wt_http_get: append, within max. */
+static size_t wt_on_whole(char *p, size_t size, size_t count, void *arg) {
+  wt_body *b = arg;
+  size_t n = size * count;
+  char *q;
+  if (n > b->max - b->n) {
+    b->too_big = 1;
+    return 0;
+  }
+  q = realloc(b->p, b->n + n + 1);
+  if (q == NULL)
+    return 0;
+  memcpy(q + b->n, p, n);
+  b->p = q;
+  b->n += n;
+  b->p[b->n] = 0;
+  return n;
+}
+
+/* CURLOPT_HEADERFUNCTION of wt_http_get: keep Link's rel="next" URL. */
+static size_t wt_on_link(char *line, size_t size, size_t count, void *arg) {
+  wt_body *b = arg;
+  size_t n = size * count;
+  const char *lt, *gt;
+  if (n >= 5 && memcmp(line, "HTTP/", 5) == 0)
+    b->next[0] = 0;
+  if (n > 5 && strncasecmp(line, "link:", 5) == 0 && (lt = memchr(line, '<', n)) != NULL &&
+      (gt = memchr(lt, '>', n - (size_t)(lt - line))) != NULL &&
+      (size_t)(gt - lt - 1) <= WT_URL_MAX &&
+      memmem(gt, n - (size_t)(gt - line), "rel=\"next\"", 10)) {
+    memcpy(b->next, lt + 1, (size_t)(gt - lt - 1));
+    b->next[gt - lt - 1] = 0;
+  }
+  return n;
+}
+
+int wt_http_get(const char *url, int token_ok, size_t max, char **body, size_t *n, char **next,
+                wt_error *err) {
+  wt_http h;
+  wt_body b;
+  CURLcode rc;
+  long code = 0;
+  int ret = -1;
+  *body = *next = NULL;
+  *n = 0;
+  memset(&h, 0, sizeof(h));
+  memset(&b, 0, sizeof(b));
+  b.max = max;
+  pthread_once(&wt_curl_once, wt_curl_init);
+  h.url = (char *)url;
+  if (wt_curl_init_rc != CURLE_OK || (h.curl = curl_easy_init()) == NULL ||
+      wt_http_setup(&h) != 0 || wt_http_headers(&h, token_ok, NULL) != 0) {
+    wt_fail(err, "cannot set up an HTTP transfer");
+    goto done;
+  }
+  curl_easy_setopt(h.curl, CURLOPT_WRITEFUNCTION, wt_on_whole);
+  curl_easy_setopt(h.curl, CURLOPT_WRITEDATA, &b);
+  curl_easy_setopt(h.curl, CURLOPT_HEADERFUNCTION, wt_on_link);
+  curl_easy_setopt(h.curl, CURLOPT_HEADERDATA, &b);
+  rc = curl_easy_perform(h.curl);
+  curl_easy_getinfo(h.curl, CURLINFO_RESPONSE_CODE, &code);
+  if (b.too_big)
+    wt_fail(err, "(%s) the listing is over %zu bytes", url, max);
+  else if (rc == CURLE_ABORTED_BY_CALLBACK)
+    wt_fail(err, "(%s) interrupted", url);
+  else if (rc != CURLE_OK)
+    wt_fail(err, "(%s) %s", url, curl_easy_strerror(rc));
+  else if (code == 401 || code == 403)
+    wt_fail(err, "(%s) HTTP %ld: access denied: the repo needs a token: set HF_TOKEN", url, code);
+  else if (code != 200)
+    wt_fail(err, "(%s) HTTP %ld", url, code);
+  else if ((*next = b.next[0] ? strdup(b.next) : NULL) == NULL && b.next[0])
+    wt_fail(err, "out of memory");
+  else {
+    *body = b.p ? b.p : strdup("");
+    *n = b.n;
+    b.p = NULL;
+    ret = *body ? 0 : wt_fail(err, "out of memory");
+  }
+done:
+  if (h.curl != NULL)
+    curl_easy_cleanup(h.curl);
+  curl_slist_free_all(h.hdrs);
+  free(b.p);
+  return ret;
+}
+
+/* The first half of an open: resolve p, set up f's handle and take the
+** disk cache's entry into *e.  *ready is 1 when no request is needed (a
+** commit's file kept on disk), else the first fetch is to be made (a
+** conditional one when *e holds an ETag).  0, or -1 with err set, f closed. */
+static int wt_http_begin(wt_file *f, const char *p, size_t n, wt_disk_entry *e, int *ready,
+                         wt_error *err) {
+  wt_url u;
+  wt_http *h;
+  int kept;
+  *ready = 0;
+  memset(f, 0, sizeof(*f));
+  memset(e, 0, sizeof(*e));
+  f->fd = -1;
+  pthread_once(&wt_curl_once, wt_curl_init);
+  if (wt_curl_init_rc != CURLE_OK)
+    return wt_fail(err, "cannot initialise libcurl");
+  if (wt_url_resolve(p, n, getenv("HF_ENDPOINT"), &u, err) != 0)
+    return -1;
+  if (u.is_tree) {
+    wt_url_free(&u);
+    return wt_fail(err, "this hf:// path names a repo or folder (its tables list its model "
+                        "files); a function needs one file: hf://ORG/REPO/FILE");
+  }
+  h = calloc(1, sizeof(*h));
+  if (h == NULL) {
+    wt_url_free(&u);
+    return wt_fail(err, "out of memory");
+  }
+  h->url = u.url;
+  u.url = NULL;
+  wt_shown_url(h->url, u.is_hf, h->shown, sizeof(h->shown));
+  f->ops = &wt_http_ops;
+  f->impl = h;
+  f->remote = 1;
+  h->curl = curl_easy_init();
+  h->first = malloc((size_t)WT_HTTP_FIRST);
+  kept = wt_disk_cache_get(h->url, e) == 0;
+  h->token_ok = u.token_ok;
+  if (h->curl == NULL || h->first == NULL || wt_http_setup(h) != 0 ||
+      wt_http_headers(h, u.token_ok, kept && e->etag[0] ? e->etag : NULL) != 0) {
+    wt_url_free(&u);
+    wt_disk_entry_free(e);
+    wt_file_close(f);
+    return wt_fail(err, "cannot set up an HTTP transfer (out of memory?)");
+  }
+  if (kept && u.immutable) { /* a commit's file never changes: no request */
+    wt_url_free(&u);
+    *ready = 1;
+    return wt_http_use_kept(h, f, e);
+  }
+  wt_url_free(&u);
+  h->conditional = kept && e->etag[0];
+  h->opening = 1;
+  return 0;
+}
+
+/* The second half: the first fetch ended with rc (0 or -1, err set) and
+** status code; make f the open file.  0, or -1 with err set, f closed. */
+static int wt_http_finish(wt_file *f, wt_disk_entry *e, int rc, long code, wt_error *err) {
+  wt_http *h = f->impl;
+  uint64_t a, b, t;
+  h->opening = 0;
+  if (rc == 0 && h->conditional && wt_http_headers(h, h->token_ok, NULL) != 0)
+    rc = wt_fail(err, "out of memory");
+  if (rc == 0)
+    wt_http_pin(h);
+  if (rc != 0) {
+    wt_disk_entry_free(e);
+    goto fail;
+  }
+  if (code == 304 && h->conditional) /* not modified: the kept header holds */
+    return wt_http_use_kept(h, f, e);
+  wt_disk_entry_free(e);
+  if (code == 416) { /* an empty file: "bytes * /0" */
+    if (wt_parse_range(h->cr, &a, &b, &t) != 0 || t != 0) {
+      wt_fail(err, "%sHTTP 416 for the first bytes, Content-Range \"%s\"", h->shown, h->cr);
+      goto fail;
+    }
+    h->first_n = 0;
+    f->size = 0;
+  } else {
+    h->first_n = h->got;
+    f->size = h->cr_total;
+  }
+  snprintf(h->etag, sizeof(h->etag), "%s", h->resp_etag);
+  return 0;
+fail:
+  wt_file_close(f);
+  return -1;
+}
+
+/* ---- files opened ahead ---- */
+
+/* A remote file opened by wt_http_prefetch(), waiting for its open. */
+typedef struct wt_warm {
+  char *path;
+  wt_file f;
+} wt_warm;
+
+/* This thread's files opened ahead: a connection is used by one thread at
+** a time, and its statement opens them right after asking. */
+static __thread wt_warm wt_warm_files[WT_HTTP_PARALLEL];
+static __thread size_t wt_n_warm;
+
+/* Move the file opened ahead for p[0..n) into f: 1, or 0 when none is. */
+static int wt_take_warm(wt_file *f, const char *p, size_t n) {
+  size_t i;
+  for (i = 0; i < wt_n_warm; i++) {
+    wt_warm *w = &wt_warm_files[i];
+    if (strlen(w->path) != n || memcmp(w->path, p, n) != 0)
+      continue;
+    *f = w->f;
+    free(w->path);
+    *w = wt_warm_files[--wt_n_warm];
+    return 1;
+  }
+  return 0;
+}
+
+/* Keep f, just opened for path, for its open (f is taken, closed when it
+** cannot be kept). */
+static void wt_keep_warm(const char *path, wt_file *f) {
+  char *copy = wt_n_warm < WT_HTTP_PARALLEL ? strdup(path) : NULL;
+  if (copy == NULL) {
+    wt_file_close(f);
+    return;
+  }
+  wt_warm_files[wt_n_warm].path = copy;
+  wt_warm_files[wt_n_warm++].f = *f;
+}
+
+/* One file being opened by wt_http_prefetch(). */
+typedef struct wt_pending {
+  wt_file f;
+  wt_disk_entry e;
+  wt_sink k;
+  int active, done;
+  CURLcode rc;
+} wt_pending;
+
+/* Run the first requests of p[0..n) at once until all have ended. */
+static void wt_run_all(CURLM *multi, wt_pending *p, size_t n) {
+  CURLMsg *msg;
+  int still = 1, left;
+  size_t i;
+  while (still > 0) {
+    if (curl_multi_perform(multi, &still) != CURLM_OK)
+      break;
+    if (still > 0 && curl_multi_poll(multi, NULL, 0, 1000, NULL) != CURLM_OK)
+      break;
+  }
+  while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
+    for (i = 0; msg->msg == CURLMSG_DONE && i < n; i++) {
+      if (p[i].active && ((wt_http *)p[i].f.impl)->curl == msg->easy_handle) {
+        p[i].done = 1;
+        p[i].rc = msg->data.result;
+      }
+    }
+  }
+}
+
+void wt_http_prefetch(const char *const *paths, size_t n) {
+  wt_pending p[WT_HTTP_PARALLEL];
+  CURLM *multi = NULL;
+  size_t i;
+  wt_error err;
+  while (wt_n_warm > 0) { /* what the last call opened and nobody took */
+    wt_warm *w = &wt_warm_files[--wt_n_warm];
+    free(w->path);
+    wt_file_close(&w->f);
+  }
+  if (n < 2)
+    return; /* one file opens as fast by itself */
+  if (n > WT_HTTP_PARALLEL)
+    n = WT_HTTP_PARALLEL;
+  memset(p, 0, sizeof(p));
+  pthread_once(&wt_curl_once, wt_curl_init);
+  if (wt_curl_init_rc != CURLE_OK || (multi = curl_multi_init()) == NULL)
+    return;
+  for (i = 0; i < n; i++) {
+    int ready;
+    wt_http *h;
+    if (wt_http_begin(&p[i].f, paths[i], strlen(paths[i]), &p[i].e, &ready, &err) != 0)
+      continue; /* its own open says why */
+    if (ready) {
+      wt_keep_warm(paths[i], &p[i].f);
+      continue;
+    }
+    h = p[i].f.impl;
+    p[i].k.h = h;
+    p[i].k.f = &p[i].f;
+    wt_transfer_setup(h, 0, (size_t)WT_HTTP_FIRST, h->first, &p[i].k);
+    if (curl_multi_add_handle(multi, h->curl) != CURLM_OK) {
+      wt_disk_entry_free(&p[i].e);
+      wt_file_close(&p[i].f);
+      continue;
+    }
+    p[i].active = 1;
+  }
+  wt_run_all(multi, p, n);
+  for (i = 0; i < n; i++) {
+    wt_http *h = p[i].f.impl;
+    long code = 0;
+    if (!p[i].active)
+      continue;
+    curl_multi_remove_handle(multi, h->curl);
+    curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
+    /* anything but a clean answer is left to the file's own open, which
+    ** retries and says what is wrong */
+    if (p[i].done && p[i].rc == CURLE_OK &&
+        ((code == 206 && h->body_started && h->why == WT_OK && h->got == h->want) || code == 416 ||
+         (code == 304 && h->conditional)) &&
+        wt_http_finish(&p[i].f, &p[i].e, 0, code, &err) == 0) {
+      wt_keep_warm(paths[i], &p[i].f);
+      continue;
+    }
+    wt_disk_entry_free(&p[i].e);
+    wt_file_close(&p[i].f);
+  }
+  curl_multi_cleanup(multi);
+}
+
+int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
+  wt_disk_entry e;
+  long code = 0;
+  int ready, rc;
+  if (wt_take_warm(f, p, n))
+    return 0;
+  if (wt_http_begin(f, p, n, &e, &ready, err) != 0)
+    return -1;
+  if (ready)
+    return 0;
+  rc = wt_fetch(f->impl, f, 0, (size_t)WT_HTTP_FIRST, ((wt_http *)f->impl)->first, &code, err);
+  return wt_http_finish(f, &e, rc, code, err);
+}
+
+#endif
