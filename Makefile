@@ -240,6 +240,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	sh tests/logged.sh $(LOGS)/sql.log sh tests/run_sql_examples.sh $(MODULE)
 	sh tests/logged.sh $(LOGS)/python.log /usr/bin/python3 tests/python_test.py $(MODULE)
 	/usr/bin/python3 tests/hash_test.py $(MODULE)
+	/usr/bin/python3 tests/model_config_test.py $(MODULE)
 	/usr/bin/python3 tests/remote_test.py $(MODULE)
 	@echo "== the remote tests under AddressSanitizer + UBSan, and under valgrind (the Python interpreter's own"
 	@echo "   leaks are not ours: only definite leaks count)"
@@ -353,7 +354,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
-                fuzz_paths_index fuzz_url
+                fuzz_paths_index fuzz_url fuzz_hf_config
 
 # The sources each target links (a thin harness over pure functions).
 FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
@@ -366,6 +367,7 @@ FUZZ_SRC_fuzz_paths_index := $(PARSER_SRC) $(filter ext/io/paths%.c,$(IO_SRC)) e
                              ext/io/hf_locate.c ext/io/hf_scan.c ext/io/file_sha256.c \
                              ext/io/url.c ext/io/http.c ext/io/http_tree.c ext/io/disk_cache.c
 FUZZ_SRC_fuzz_url         := $(BASE_SRC) ext/io/url.c
+FUZZ_SRC_fuzz_hf_config   := $(PARSER_SRC)
 # The decoders' loops compare every value, the report's checks every
 # byte written: tracing those comparisons (for the fuzzer's value profile)
 # made each run several times slower.  (strcmp, strstr and memcmp are
@@ -392,6 +394,8 @@ $(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp tests/fuzz/seeds.sh $
 	printf '\006\000\002\177\300\000\000' > $(BUILD)/fuzz/corpus/fuzz_gguf_values/nan-be
 	cp $(BUILD)/testdata/safetensors/*.safetensors $(BUILD)/fuzz/corpus/fuzz_safetensors/
 	cp $(BUILD)/testdata/gguf/*.gguf $(BUILD)/fuzz/corpus/fuzz_gguf/
+	mkdir -p $(BUILD)/fuzz/corpus/fuzz_hf_config
+	cp $(BUILD)/demo/config.json $(BUILD)/fuzz/corpus/fuzz_hf_config/demo-config.json
 	for f in $$(find $(BUILD)/testdata/trees -name '*.json'); do \
 	  cp $$f $(BUILD)/fuzz/corpus/fuzz_paths_index/$$(echo $$f | tr / _); done
 	if [ -d $(FIXTURES) ]; then \

@@ -12,7 +12,8 @@
 **              weights_models (sql/catalog.c),
 **              tensor_values, tensor_stats (sql/values.c),
 **              gguf_memory (sql/memory.c),
-**              tensor_histogram (sql/histogram_table.c)
+**              tensor_histogram (sql/histogram_table.c),
+**              model_config (sql/model_config.c)
 **   functions  safetensors_blob, gguf_blob, tensor_blob, tensor_hash,
 **              safetensors_info, gguf_info, weights_version,
 **              weights_cache_stats (sql/functions.c), tensor_compare
@@ -25,6 +26,7 @@
 #include "sql/functions.h"
 #include "sql/hash_functions.h"
 #include "sql/memory.h"
+#include "sql/model_config.h"
 #include "sql/histogram_table.h"
 #include "sql/report.h"
 #include "sql/tables.h"
@@ -42,6 +44,7 @@ __declspec(dllexport)
       &wt_gguf_metadata_table, &wt_gguf_array_table,           &wt_tensors_table,
       &wt_weights_files_table, &wt_weights_models_table,       &wt_tensor_values_table,
       &wt_tensor_stats_table,  &wt_gguf_memory_table,          &wt_tensor_histogram_table,
+      &wt_model_config_table,
   };
   wt_cache *cache;
   size_t i;

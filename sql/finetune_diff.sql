@@ -39,35 +39,17 @@ SELECT layer, count(*) AS tensors, round(max(rel_l2), 6) AS max_rel_l2,
        round(avg(rel_l2), 6) AS mean_rel_l2
 FROM d GROUP BY layer ORDER BY layer;
 
--- 2. The same checkpoint (BF16) against its Q8_0
--- GGUF conversion, through the Hugging Face -> llama.cpp name map (as in
--- safetensors_vs_gguf.sql), sorted by rel_l2.  Most tensors differ by
--- rounding only (rel_l2 about 0.004: BF16 and Q8_0 each keep 8 bits or so),
--- but attn_q and attn_k stand out at about 1.3: llama.cpp's converter permutes
--- their rows (per head: reshape(n_head, 2, head_dim/2, n_embd).swapaxes(1, 2),
--- so that rotary pairs are interleaved), and comparing row for row pairs
--- mostly different weights: here the permutation is the "change".  See
--- quantization_error.sql for the un-permuted comparison.
-WITH name_map(hf, gg) AS (VALUES
-  ('self_attn.q_proj', 'attn_q'), ('self_attn.k_proj', 'attn_k'), ('self_attn.v_proj', 'attn_v'),
-  ('self_attn.o_proj', 'attn_output'), ('mlp.gate_proj', 'ffn_gate'), ('mlp.up_proj', 'ffn_up'),
-  ('mlp.down_proj', 'ffn_down'), ('input_layernorm', 'attn_norm'),
-  ('post_attention_layernorm', 'ffn_norm')),
-hf AS (
-  SELECT name,
-         CASE name WHEN 'model.embed_tokens.weight' THEN 'token_embd.weight'
-                   WHEN 'model.norm.weight' THEN 'output_norm.weight'
-                   WHEN 'lm_head.weight' THEN 'output.weight'
-                   ELSE (SELECT 'blk.' || substr(name, 14, instr(substr(name, 14), '.') - 1) || '.'
-                                || gg || '.weight'
-                         FROM name_map WHERE name LIKE 'model.layers.%.' || hf || '.weight') END
-         AS gguf_name
-  FROM tensors('build/demo/tiny-llama.safetensors')),
-d AS (
-  SELECT hf.name, hf.gguf_name,
-         tensor_compare('build/demo/tiny-llama.safetensors', hf.name,
-                        'build/demo/tiny-llama.gguf', hf.gguf_name) AS j
-  FROM hf JOIN tensors('build/demo/tiny-llama.gguf') AS g ON g.name = hf.gguf_name)
+-- 2. The same checkpoint (BF16) against its Q8_0 GGUF conversion, paired
+-- on tensors()' gguf_name (the llama.cpp name of each Hugging Face tensor,
+-- as in safetensors_vs_gguf.sql), sorted by rel_l2.  Every tensor differs by
+-- rounding only (rel_l2 about 0.004: BF16 and Q8_0 each keep 8 bits or so).
+-- attn_q and attn_k are stored with their rows permuted (llama.cpp's
+-- converter interleaves rotary pairs); tensor_compare() undoes that by
+-- itself here (quantization_error.sql shows them compared as stored).
+WITH d AS (
+  SELECT s.gguf_name, tensor_compare(s.file, s.name, g.file, g.name) AS j
+  FROM tensors('build/demo/tiny-llama.safetensors') AS s
+  JOIN tensors('build/demo/tiny-llama.gguf') AS g ON g.name = s.gguf_name)
 SELECT gguf_name, round(json_extract(j, '$.rel_l2'), 6) AS rel_l2,
        round(json_extract(j, '$.cosine'), 6) AS cosine
 FROM d ORDER BY json_extract(j, '$.rel_l2') DESC, gguf_name;

@@ -24,6 +24,7 @@
 #include "decode/decode.h"
 #include "decode/histogram.h"
 #include "decode/iq_grids.h"
+#include "decode/permute.h"
 #include "formats/dtype.h"
 #include "formats/ggml_type.h"
 
@@ -1982,6 +1983,43 @@ static void run_all(void) {
   test_compare_tensors();
 }
 
+/* llama.cpp's q/k row permutation undone (decode/permute.h), on matrices
+** whose converted row order is worked out by hand from the converter's
+** reshape(n_head, 2, per_head / 2, cols).swapaxes(1, 2): row r of the GGUF
+** is checkpoint row head * per_head + (r % 2) * per_head / 2 + (r % per_head) / 2. */
+static void test_qk_permute(void) {
+  /* 2 heads of 4 rows, 2 columns; checkpoint row k holds (10k, 10k + 1).
+  ** Head 0: i = 0,1 and j = 0,1 give GGUF rows 0..3 = checkpoint rows
+  ** 0, 2, 1, 3; head 1 likewise 4, 6, 5, 7. */
+  static const float gguf2[16] = {0, 1, 20, 21, 10, 11, 30, 31, 40, 41, 60, 61, 50, 51, 70, 71};
+  /* 1 head of 8 rows, 1 column: half = 4, GGUF rows 0..7 = checkpoint
+  ** rows 0, 4, 1, 5, 2, 6, 3, 7. */
+  static const float gguf1[8] = {0, 40, 10, 50, 20, 60, 30, 70};
+  float out[16];
+  wt_error e;
+  int ok = 1, k;
+  ok &= wt_qk_unpermute_f32(gguf2, out, 8, 2, 2, &e) == 0;
+  for (k = 0; k < 16; k++)
+    ok &= out[k] == (float)(10 * (k / 2) + k % 2);
+  ok &= wt_qk_unpermute_f32(gguf1, out, 8, 1, 1, &e) == 0;
+  for (k = 0; k < 8; k++)
+    ok &= out[k] == (float)(10 * k);
+  /* The heads must split the rows in even halves. */
+  ok &= wt_qk_unpermute_f32(gguf1, out, 6, 1, 4, &e) == -1 && strstr(e.msg, "6 rows") != NULL;
+  ok &= wt_qk_unpermute_f32(gguf1, out, 6, 1, 2, &e) == -1;
+  ok &= wt_qk_unpermute_f32(gguf1, out, 8, 1, 0, &e) == -1;
+  if (!ok)
+    snprintf(detail, sizeof(detail), "un-permuted rows differ from the hand-worked ones");
+  report("q/k un-permute: 2 heads of 4 rows, 1 head of 8", ok);
+  ok = wt_qk_kind("blk.0.attn_q.weight", 19) == 'q' &&
+       wt_qk_kind("blk.31.attn_k.bias", 18) == 'k' && wt_qk_kind("blk.0.attn_v.weight", 19) == 0 &&
+       wt_qk_kind("blk..attn_q.weight", 18) == 0 && wt_qk_kind("blk.0.attn_q.weightx", 20) == 0 &&
+       wt_qk_kind("blk.0.attn_q_norm.weight", 24) == 0 && wt_qk_arch_permutes("llama") &&
+       !wt_qk_arch_permutes("qwen2") && !wt_qk_arch_permutes("gemma3") &&
+       !wt_qk_arch_permutes(NULL);
+  report("q/k: which names and architectures", ok);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--bench") == 0)
     return bench(argc > 2 ? (size_t)atoi(argv[2]) : 256);
@@ -1993,6 +2031,7 @@ int main(int argc, char **argv) {
   }
   run_all();
   test_kernels_agree();
+  test_qk_permute();
   printf("decode: %d passed, %d failed\n", n_pass, n_fail);
   return n_fail ? 1 : 0;
 }

@@ -33,6 +33,9 @@
 **       "\xc4\xa0hello" (not "\xe2\x96\x81hello"); eos 0, no bos key.
 **   tiny-llama-truncated.gguf  tiny-llama.gguf cut 100 bytes into its
 **       data section, as an interrupted download leaves it (does not parse).
+**   config.json (also in sharded/)  the checkpoint's transformers config:
+**       LlamaForCausalLM with the dimensions above (hidden 64, 2 layers,
+**       4 heads, 2 KV heads, context 2048), as a Llama checkpoint has it.
 **
 ** The weights are deterministic pseudo-random numbers, the same in every
 ** file up to BF16, F16 and Q8_0 rounding and the changes above.
@@ -472,6 +475,47 @@ static void write_gguf(const char *dir, const char *file, const gguf_kind *g, lo
   free(b.p);
 }
 
+/* config.json of the checkpoints: what transformers writes for a
+** LlamaForCausalLM of this shape. */
+static void write_config(const char *dir, const char *sub) {
+  char text[2048], path[4096];
+  buf b = {0};
+  int n =
+      snprintf(text, sizeof(text),
+               "{\n"
+               "  \"architectures\": [\n    \"LlamaForCausalLM\"\n  ],\n"
+               "  \"attention_bias\": false,\n"
+               "  \"attention_dropout\": 0.0,\n"
+               "  \"bos_token_id\": 1,\n"
+               "  \"eos_token_id\": 2,\n"
+               "  \"head_dim\": %d,\n"
+               "  \"hidden_act\": \"silu\",\n"
+               "  \"hidden_size\": %d,\n"
+               "  \"initializer_range\": 0.02,\n"
+               "  \"intermediate_size\": %d,\n"
+               "  \"max_position_embeddings\": %d,\n"
+               "  \"mlp_bias\": false,\n"
+               "  \"model_type\": \"llama\",\n"
+               "  \"num_attention_heads\": %d,\n"
+               "  \"num_hidden_layers\": %d,\n"
+               "  \"num_key_value_heads\": %d,\n"
+               "  \"pretraining_tp\": 1,\n"
+               "  \"rms_norm_eps\": 1e-05,\n"
+               "  \"rope_scaling\": {\n    \"factor\": 1.0,\n    \"rope_type\": \"linear\"\n  },\n"
+               "  \"rope_theta\": 10000.0,\n"
+               "  \"tie_word_embeddings\": false,\n"
+               "  \"torch_dtype\": \"bfloat16\",\n"
+               "  \"transformers_version\": \"4.46.0\",\n"
+               "  \"use_cache\": true,\n"
+               "  \"vocab_size\": %d\n"
+               "}\n",
+               HEAD_DIM, HIDDEN, FFN, CTX, HEADS, LAYERS, KV_HEADS, VOCAB);
+  put(&b, text, (size_t)n);
+  snprintf(path, sizeof(path), "%s/%s", dir, sub);
+  write_file(path, "config.json", &b);
+  free(b.p);
+}
+
 int main(int argc, char **argv) {
   static const gguf_kind llama = {"llama", "Tiny Llama (sqlite-weights demo)", "llama", CTX, 7, 0,
                                   0};
@@ -491,5 +535,7 @@ int main(int argc, char **argv) {
   write_safetensors(dir, "tiny-llama-diverged.safetensors", ST_DIVERGED, 0, n_tensors);
   write_gguf(dir, "tiny-qwen2.gguf", &qwen2, -1);
   write_gguf(dir, "tiny-llama-truncated.gguf", &llama, 100);
+  write_config(dir, ".");
+  write_config(dir, "sharded");
   return 0;
 }

@@ -336,8 +336,12 @@ def check_demo_diff(conn, chrome, outdir):
             va = [va[src[r] * cols + c] for r in range(rows) for c in range(cols)]
             want_rel, want_cos, sums = diff(va, vb)
             ok(cos > 0.9999, "diff: %s un-permuted gives a cosine near 1" % b, str(cos))
-            naive = json.loads(conn.execute("SELECT tensor_compare(?, ?, ?, ?)", (DEMO_ST, a, DEMO_GG, b)).fetchone()[0])
+            naive = json.loads(conn.execute("SELECT tensor_compare(?, ?, ?, ?, 'none')", (DEMO_ST, a, DEMO_GG, b)).fetchone()[0])
             ok(naive["cosine"] < 0.5, "diff: %s compared without un-permuting is far off" % b, str(naive))
+            # tensor_compare un-permutes by itself: the same as the pairing computed here
+            auto = json.loads(conn.execute("SELECT tensor_compare(?, ?, ?, ?)", (DEMO_ST, a, DEMO_GG, b)).fetchone()[0])
+            ok(auto.get("unpermuted_heads") == n_head and close(auto["rel_l2"], want_rel) and close(auto["cosine"], want_cos),
+               "diff: %s tensor_compare un-permutes as the report does" % b, str(auto))
         else:
             c = json.loads(conn.execute("SELECT tensor_compare(?, ?, ?, ?)", (DEMO_ST, a, DEMO_GG, b)).fetchone()[0])
             want_rel, want_cos = c["rel_l2"], c["cosine"]

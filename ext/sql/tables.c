@@ -7,7 +7,8 @@
 **   gguf(path)                 one row per tensor, in file order
 **   gguf_metadata(path)        one row per key, in file order
 **   gguf_array(path, key)      one row per element of one array value
-**   tensors(path)              one row per tensor of either format
+**   tensors(path)              one row per tensor of either format, with
+**                              its Hugging Face and GGUF names
 **
 ** (weights_files and weights_models are in catalog.c.)
 ** Every table also has the HIDDEN columns of its arguments and `file`
@@ -20,7 +21,9 @@
 #include <string.h>
 
 #include "formats/gguf_value.h"
+#include "formats/name_map.h"
 #include "io/file.h"
+#include "io/model_arch.h"
 #include "tables.h"
 #include "vtab.h"
 
@@ -410,7 +413,63 @@ const wt_table_def wt_gguf_array_table = {
 
 /* ---- tensors(path): both formats ---- */
 
-enum { TS_FORMAT, TS_NAME, TS_DTYPE, TS_SHAPE, TS_NUMEL, TS_OFFSET, TS_NBYTES, TS_NCOLS };
+enum {
+  TS_FORMAT,
+  TS_NAME,
+  TS_DTYPE,
+  TS_SHAPE,
+  TS_NUMEL,
+  TS_OFFSET,
+  TS_NBYTES,
+  TS_HF_NAME,
+  TS_GGUF_NAME,
+  TS_NCOLS
+};
+
+/* Per-file state of tensors(): the architecture the names map by,
+** resolved once per file, when a name column is first read
+** (io/model_arch.h). */
+typedef struct ts_state {
+  int resolved;
+  char arch[64];
+} ts_state;
+
+/* start_file of tensors(). */
+static int ts_start(wt_cursor *c, char **pzErr) {
+  ts_state *st = sqlite3_malloc(sizeof(*st));
+  if (st == NULL)
+    return SQLITE_NOMEM;
+  st->resolved = 0;
+  st->arch[0] = 0;
+  c->state = st;
+  return wt_start_tensors(c, pzErr);
+}
+
+/* Result: the name of tensor t in the other format's naming (to_gguf:
+** Hugging Face to GGUF), or NULL when the map has none. */
+static int ts_result_mapped(wt_cursor *c, sqlite3_context *ctx, const wt_tensor *t, int to_gguf) {
+  ts_state *st = c->state;
+  char stack[256], *buf = stack;
+  size_t cap = t->name.n + 64; /* a mapping changes a name's length by less */
+  int n;
+  if (!st->resolved) {
+    wt_source_arch(c->src, st->arch, sizeof(st->arch));
+    st->resolved = 1;
+  }
+  if (st->arch[0] == 0)
+    return SQLITE_OK;
+  if (cap > sizeof(stack) && (buf = sqlite3_malloc64(cap)) == NULL)
+    return SQLITE_NOMEM;
+  if (cap <= sizeof(stack))
+    cap = sizeof(stack);
+  n = to_gguf ? wt_name_hf_to_gguf(st->arch, t->name.p, t->name.n, buf, cap)
+              : wt_name_gguf_to_hf(st->arch, t->name.p, t->name.n, buf, cap);
+  if (n > 0)
+    sqlite3_result_text(ctx, buf, n, SQLITE_TRANSIENT);
+  if (buf != stack)
+    sqlite3_free(buf);
+  return SQLITE_OK;
+}
 
 /* Column of tensors(). */
 static int ts_column(wt_cursor *c, sqlite3_context *ctx, int col) {
@@ -439,6 +498,18 @@ static int ts_column(wt_cursor *c, sqlite3_context *ctx, int col) {
     if (t->nbytes_known)
       wt_result_u64(ctx, t->nbytes);
     break;
+  case TS_HF_NAME:
+    if (format == WT_FORMAT_SAFETENSORS)
+      wt_result_str(ctx, t->name);
+    else
+      return ts_result_mapped(c, ctx, t, 0);
+    break;
+  case TS_GGUF_NAME:
+    if (format == WT_FORMAT_GGUF)
+      wt_result_str(ctx, t->name);
+    else
+      return ts_result_mapped(c, ctx, t, 1);
+    break;
   }
   return SQLITE_OK;
 }
@@ -446,13 +517,15 @@ static int ts_column(wt_cursor *c, sqlite3_context *ctx, int col) {
 const wt_table_def wt_tensors_table = {
     .name = "tensors",
     .schema = "CREATE TABLE x(format TEXT, name TEXT, dtype TEXT, shape TEXT, numel INTEGER,"
-              " offset INTEGER, nbytes INTEGER, path HIDDEN, file HIDDEN)",
+              " offset INTEGER, nbytes INTEGER, hf_name TEXT, gguf_name TEXT, path HIDDEN,"
+              " file HIDDEN)",
     .format = 0,
     .n_cols = TS_NCOLS,
     .n_args = 1,
     .n_required = 1,
     .arg_names = wt_path_arg,
     .usage = "path",
-    .start_file = wt_start_tensors,
+    .start_file = ts_start,
     .column = ts_column,
+    .end_file = wt_free_state,
 };

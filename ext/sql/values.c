@@ -4,7 +4,7 @@
 **
 **   tensor_values(path, name [, start [, count]])   one row per value
 **   tensor_stats(path [, tensor])                    one row per tensor
-**   tensor_compare(path_a, name_a, path_b, name_b)   a JSON object
+**   tensor_compare(path_a, name_a, path_b, name_b [, unpermute])   a JSON object
 **
 ** All three decode through decode.h, for both formats (detected by
 ** content), streaming: tensor bytes are read with pread in chunks of
@@ -25,7 +25,10 @@
 #include <string.h>
 
 #include "decode/decode.h"
+#include "decode/permute.h"
+#include "formats/name_map.h"
 #include "functions.h"
+#include "io/model_arch.h"
 #include "tables.h"
 #include "tensor_read.h"
 #include "values.h"
@@ -478,6 +481,128 @@ static int wt_compare_read(const wt_source *a, const wt_tensor *ta, const wt_cod
   return rc ? -1 : 0;
 }
 
+/* Rows and columns of tensor t of format (a vector is rows x 1): GGUF's
+** ne[0] is its column count, safetensors' dims[0] its row count. */
+static void wt_rows_cols(const wt_tensor *t, int format, uint64_t *rows, uint64_t *cols) {
+  if (t->ndim < 2 || t->numel == 0) {
+    *rows = t->numel;
+    *cols = 1;
+  } else if (format == WT_FORMAT_GGUF) {
+    *cols = t->dims[0];
+    *rows = t->numel / t->dims[0];
+  } else {
+    *rows = t->dims[0];
+    *cols = t->numel / t->dims[0];
+  }
+}
+
+/* Byte offset in chunk k of value v (a whole number of blocks from k->v0). */
+static uint64_t wt_chunk_offset(const wt_chunk *k, uint64_t v) {
+  return (v - k->v0) / k->codec->block_values * k->codec->block_bytes;
+}
+
+/* Compare tensor tp of p, whose rows llama.cpp's converter permuted with
+** n_head heads (decode/permute.h), with tensor to of o in the
+** checkpoint's order: row r of tp against row wt_qk_source_row(r) of to,
+** a head at a time (the permutation stays within a head).  p_is_a: p is
+** tensor_compare's side a (its values come first in each pair). */
+static int wt_compare_unpermuted(const wt_source *p, const wt_tensor *tp, const wt_codec *cp,
+                                 const wt_source *o, const wt_tensor *to, const wt_codec *co,
+                                 uint64_t n_head, int p_is_a, wt_compare *cmp, wt_error *e) {
+  uint64_t rows, cols, per_head, span, h, i;
+  wt_chunk kp, ko;
+  int rc = 0;
+  wt_rows_cols(tp, p->model.format, &rows, &cols);
+  if (wt_qk_check(rows, n_head, e))
+    return -1;
+  if (cp->elem_values != 1 || co->elem_values != 1 || cols % cp->block_values != 0 ||
+      cols % co->block_values != 0)
+    return wt_fail(e,
+                   "rows of %llu values do not start on whole blocks of %s and %s, as "
+                   "un-permuting needs",
+                   (unsigned long long)cols, cp->name, co->name);
+  per_head = rows / n_head;
+  span = per_head * cols;
+  if (rows == 0)
+    return 0;
+  memset(&ko, 0, sizeof(ko));
+  if (wt_chunk_init(&kp, p, tp, cp, span) != 0 || wt_chunk_init(&ko, o, to, co, span) != 0) {
+    free(kp.buf);
+    return wt_fail(e, "out of memory");
+  }
+  for (h = 0; h < n_head && rc == 0; h++) {
+    if (wt_chunk_load(&kp, h * span, span, e) != 0 || wt_chunk_load(&ko, h * span, span, e) != 0) {
+      rc = -1;
+      break;
+    }
+    for (i = 0; i < per_head && rc == 0; i++) {
+      uint64_t vp = (h * per_head + i) * cols;
+      uint64_t vo = (h * per_head + wt_qk_source_row(i, per_head)) * cols;
+      uint64_t bp = cols / cp->block_values * cp->block_bytes;
+      uint64_t bo = cols / co->block_values * co->block_bytes;
+      const unsigned char *rp = kp.buf + wt_chunk_offset(&kp, vp);
+      const unsigned char *ro = ko.buf + wt_chunk_offset(&ko, vo);
+      rc = p_is_a ? wt_compare_tensors(cp, rp, bp, co, ro, bo, 0, cols, cmp, e)
+                  : wt_compare_tensors(co, ro, bo, cp, rp, bp, 0, cols, cmp, e);
+    }
+  }
+  free(kp.buf);
+  free(ko.buf);
+  return rc ? -1 : 0;
+}
+
+/* The heads to un-permute side b (or a, *side = 0) by, or 0 for none:
+** with option NULL or 'auto', those of llama.cpp's converter when one side
+** is a GGUF attn_q/attn_k of an architecture it permutes and the other
+** the safetensors tensor that maps to it (formats/name_map.h); 'none'
+** never; a positive integer that many heads for the GGUF side (side b
+** when both or neither are GGUF).  -1 with an error result set for a bad
+** option. */
+static int64_t wt_compare_heads(sqlite3_context *ctx, sqlite3_value *opt, const wt_source *a,
+                                const wt_tensor *ta, const wt_source *b, const wt_tensor *tb,
+                                int *side) {
+  const wt_source *g = b, *h = a;
+  const wt_tensor *tg = tb, *th = ta;
+  const char *text;
+  char arch[64], mapped[512];
+  uint64_t heads = 0;
+  int kind, n;
+  *side = 1;
+  if (a->model.format == WT_FORMAT_GGUF && b->model.format != WT_FORMAT_GGUF) {
+    g = a, h = b, tg = ta, th = tb;
+    *side = 0;
+  }
+  if (opt != NULL && sqlite3_value_type(opt) == SQLITE_INTEGER) {
+    if (sqlite3_value_int64(opt) > 0)
+      return sqlite3_value_int64(opt);
+  } else {
+    text = opt == NULL || sqlite3_value_type(opt) == SQLITE_NULL
+               ? "auto"
+               : (const char *)sqlite3_value_text(opt);
+    if (text != NULL && strcmp(text, "none") == 0)
+      return 0;
+    if (text != NULL && strcmp(text, "auto") == 0) {
+      if (g->model.format != WT_FORMAT_GGUF || h->model.format != WT_FORMAT_SAFETENSORS ||
+          (kind = wt_qk_kind(tg->name.p, tg->name.n)) == 0 ||
+          wt_source_arch(g, arch, sizeof(arch)) == 0 || !wt_qk_arch_permutes(arch))
+        return 0;
+      n = wt_name_hf_to_gguf(arch, th->name.p, th->name.n, mapped, sizeof(mapped));
+      if (n <= 0 || (size_t)n != tg->name.n || memcmp(mapped, tg->name.p, tg->name.n) != 0)
+        return 0;
+      if (wt_source_arch_uint(g, "attention.head_count", &heads) != 0)
+        return 0;
+      if (kind == 'k')
+        wt_source_arch_uint(g, "attention.head_count_kv", &heads);
+      return heads > 0 && heads <= INT64_MAX ? (int64_t)heads : 0;
+    }
+  }
+  sqlite3_result_error(ctx,
+                       "tensor_compare(): the fifth argument (unpermute) is 'auto', 'none' or "
+                       "a number of heads (a positive integer)",
+                       -1);
+  return -1;
+}
+
 /* tensor_compare(path_a, name_a, path_b, name_b): the JSON object of
 ** wt_compare_summary over the two tensors' values, pair by pair. */
 static void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -490,7 +615,8 @@ static void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   wt_compare_summary sum;
   wt_error e;
   sqlite3_str *s;
-  (void)argc;
+  int64_t heads;
+  int side, rc;
   if (sqlite3_value_type(argv[1]) == SQLITE_NULL || sqlite3_value_type(argv[3]) == SQLITE_NULL)
     return;
   a = wt_compare_side(ctx, argv, 0, &ta, &ca, &scaled_a, &na);
@@ -512,9 +638,19 @@ static void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
     sqlite3_free(msg);
     goto done;
   }
+  heads = wt_compare_heads(ctx, argc > 4 ? argv[4] : NULL, a, ta, b, tb, &side);
+  if (heads < 0)
+    goto done;
   wt_compare_init(&cmp);
-  if (wt_compare_read(a, ta, ca, b, tb, cb, na, &cmp, &e)) {
-    char *msg = wt_error_message("tensor_compare", a->path, e.msg);
+  if (heads == 0)
+    rc = wt_compare_read(a, ta, ca, b, tb, cb, na, &cmp, &e);
+  else if (side == 1)
+    rc = wt_compare_unpermuted(b, tb, cb, a, ta, ca, (uint64_t)heads, 0, &cmp, &e);
+  else
+    rc = wt_compare_unpermuted(a, ta, ca, b, tb, cb, (uint64_t)heads, 1, &cmp, &e);
+  if (rc) {
+    char *msg =
+        wt_error_message("tensor_compare", heads > 0 && side == 1 ? b->path : a->path, e.msg);
     sqlite3_result_error(ctx, msg ? msg : e.msg, -1);
     sqlite3_free(msg);
     goto done;
@@ -527,7 +663,10 @@ static void wt_compare_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   wt_json_num(s, "rmse", sum.rmse);
   wt_json_num(s, "cosine", sum.cosine);
   wt_json_num(s, "rel_l2", sum.rel_l2);
-  sqlite3_str_appendf(s, ",\"nonfinite\":%llu}", (unsigned long long)cmp.nonfinite);
+  sqlite3_str_appendf(s, ",\"nonfinite\":%llu", (unsigned long long)cmp.nonfinite);
+  if (heads > 0)
+    sqlite3_str_appendf(s, ",\"unpermuted_heads\":%lld", (long long)heads);
+  sqlite3_str_appendf(s, "}");
   if (sqlite3_str_errcode(s) != SQLITE_OK) {
     sqlite3_free(sqlite3_str_finish(s));
     sqlite3_result_error_nomem(ctx);
@@ -540,5 +679,8 @@ done:
 }
 
 int wt_register_value_functions(sqlite3 *db, wt_cache *cache) {
-  return wt_register_one(db, "tensor_compare", 0, 4, WT_FILE_FLAGS, wt_compare_func, cache);
+  int rc = wt_register_one(db, "tensor_compare", 0, 4, WT_FILE_FLAGS, wt_compare_func, cache);
+  if (rc == SQLITE_OK)
+    rc = wt_register_one(db, "tensor_compare", 0, 5, WT_FILE_FLAGS, wt_compare_func, cache);
+  return rc;
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # seeds.sh CORPUS DATA: seed inputs of the fuzz targets that take no whole
-# file (fuzz_decode, fuzz_report, fuzz_hf_names, fuzz_paths_index), written into
+# file (fuzz_decode, fuzz_report, fuzz_hf_names, fuzz_paths_index,
+# fuzz_hf_config), written into
 # CORPUS/<target>/.  DATA is a file whose bytes become tensor bytes (a
 # generated model).  Then every tests/fuzz/regressions/<target>-* file is
 # added to its target's corpus.
@@ -52,6 +53,14 @@ mkdir -p "$corpus/fuzz_paths_index"
 printf '{"metadata":{"total_size":8},"weight_map":{"t":"model-00001-of-00002.safetensors","u":"sub/model-00002-of-00002.safetensors","v":"model-00001-of-00002.safetensors"}}' \
   > "$corpus/fuzz_paths_index/seed-two-shards"
 printf '{"weight_map":{"t":"sub/../model-00001-of-00002.safetensors"}}' > "$corpus/fuzz_paths_index/seed-dotdot"
+
+# fuzz_hf_config: a multimodal config (nested objects, arrays, escapes,
+# numbers written every way); the Makefile adds the demo's config.json.
+mkdir -p "$corpus/fuzz_hf_config"
+printf '{"architectures":["Gemma3ForConditionalGeneration"],"model_type":"gemma3","text_config":{"hidden_size":2560,"rope_scaling":{"factor":8.0,"rope_type":"linear"},"layer_types":["sliding_attention","full_attention"]},"vision_config":{},"eos_token_id":[1,106],"q":null,"t":true,"n":-1.5e-3,"s":"caf\\u00e9 \\"x\\"\\ud83d\\ude00"}' \
+  > "$corpus/fuzz_hf_config/seed-gemma3"
+printf '{\n  "architectures": [\n    "Qwen2ForCausalLM"\n  ],\n  "rope_scaling": null,\n  "torch_dtype": "bfloat16"\n}\n' \
+  > "$corpus/fuzz_hf_config/seed-qwen2"
 
 # Findings kept as regression inputs.
 for f in "$dir"/regressions/*; do
