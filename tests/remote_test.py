@@ -27,6 +27,7 @@ status 0 when every check passed.  Prints "remote: N passed, M failed".
 import glob
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import struct
@@ -37,6 +38,11 @@ import urllib.request
 
 MODULE = sys.argv[1] if len(sys.argv) > 1 else "build/weights.so"
 ROOT = "build"
+# The demo's model files (build/demo holds HTML reports too: a local folder
+# lists every file, a remote one its model files by name), for the folder
+# comparisons; copied there by main().
+DEMO = "remote/demo"
+HF_DEMO = "hf://org/repo/%s/" % DEMO
 passed = failed = 0
 
 
@@ -198,6 +204,9 @@ def main():
         print("remote: 0 passed, 0 failed, 1 skipped (a module built with REMOTE=0)")
         return
     os.makedirs(os.path.join(ROOT, "remote"), exist_ok=True)
+    shutil.rmtree(os.path.join(ROOT, DEMO), ignore_errors=True)
+    shutil.copytree(os.path.join(ROOT, "demo"), os.path.join(ROOT, DEMO),
+                    ignore=shutil.ignore_patterns("*.html", ".stamp"))
     big_rel = "remote/big-header.gguf"
     start, toff, tbytes = write_big_gguf(os.path.join(ROOT, big_rel))
     srv = Server(ROOT)
@@ -236,7 +245,7 @@ def main():
                 files_read = rows(conn, "SELECT DISTINCT file FROM %s(?)" % t, p)
                 ok(all(f[0].startswith(base) for f in files_read), "parts read from " + base, files_read)
         # a repo folder listed through the tree API (3 entries a page)
-        for folder, t in (("demo", "gguf"), ("demo", "safetensors"), ("testdata/trees/sharded", "tensors"),
+        for folder, t in ((DEMO, "gguf"), (DEMO, "safetensors"), ("testdata/trees/sharded", "tensors"),
                           ("testdata/trees/split", "weights_files")):
             q = "SELECT *, file FROM %s(?)" % t
             if t == "weights_files":
@@ -260,7 +269,7 @@ def main():
                      "a private repo without a token")
         # models, not files: weights_models over a remote folder counts what the local one counts
         for folder in ("testdata/trees/sharded", "testdata/trees/split", "testdata/trees/split_missing",
-                       "testdata/trees/index_missing", "testdata/trees/shards_broken", "demo"):
+                       "testdata/trees/index_missing", "testdata/trees/shards_broken", DEMO):
             lw = rows(conn, "SELECT * FROM weights_models(?)", os.path.join(ROOT, folder))
             got = rows(conn, "SELECT * FROM weights_models(?)", "hf://org/repo/%s/" % folder)
             loc = os.path.join(ROOT, folder) + "/"
@@ -299,16 +308,16 @@ def main():
             conn2.close()
         # a function given a repo folder reads its models as it reads a local folder's
         for name in ("x", "model.norm.weight", "output_norm.weight"):
-            lw = rows(conn, "SELECT tensor_hash(?, ?)", os.path.join(ROOT, "demo"), name)
-            got = rows(conn, "SELECT tensor_hash(?, ?)", "hf://org/repo/demo/", name)
+            lw = rows(conn, "SELECT tensor_hash(?, ?)", os.path.join(ROOT, DEMO), name)
+            got = rows(conn, "SELECT tensor_hash(?, ?)", HF_DEMO, name)
             if isinstance(lw, tuple):
-                lw = (lw[0], lw[1].replace(os.path.join(ROOT, "demo") + "/", "hf://org/repo/demo/")
-                      .replace("(): %s:" % os.path.join(ROOT, "demo"), "(): hf://org/repo/demo/:"))
-            ok(got == lw, "tensor_hash(hf://org/repo/demo/, %s)" % name, "%s vs %s" % (got, lw))
+                lw = (lw[0], lw[1].replace(os.path.join(ROOT, DEMO) + "/", HF_DEMO)
+                      .replace("(): %s:" % os.path.join(ROOT, DEMO), "(): %s:" % HF_DEMO))
+            ok(got == lw, "tensor_hash(%s, %s)" % (HF_DEMO, name), "%s vs %s" % (got, lw))
         # "**" lists a remote folder recursively, as it does a local one
-        lw = rows(conn, "SELECT count(*) FROM weights_files(?)", os.path.join(ROOT, "demo", "**"))
-        ok(lw[0][0] > 6 and rows(conn, "SELECT count(*) FROM weights_files(?)", "hf://org/repo/demo/**") == lw,
-           "weights_files(hf://org/repo/demo/**)", lw)
+        lw = rows(conn, "SELECT count(*) FROM weights_files(?)", os.path.join(ROOT, DEMO, "**"))
+        ok(lw[0][0] > 6 and rows(conn, "SELECT count(*) FROM weights_files(?)", HF_DEMO + "**") == lw,
+           "weights_files(%s**)" % HF_DEMO, lw)
         expect_error(conn, "SELECT * FROM tensors(?)",
                      ("hf://org/repo/testdata/trees/index_bad/missing_shard.safetensors.index.json",),
                      "model-00004-of-00004.safetensors) HTTP 404: not found", "a missing remote shard")
@@ -390,9 +399,9 @@ def main():
         conn.close()
         os.environ["HF_TOKEN"] = "sekrit"
         conn = connect()
-        lw = rows(conn, "SELECT count(*), count(tensors) FROM weights_files(?)", os.path.join(ROOT, "demo"))
+        lw = rows(conn, "SELECT count(*), count(tensors) FROM weights_files(?)", os.path.join(ROOT, DEMO))
         ok(lw[0][1] > 1 and rows(conn, "SELECT count(*), count(tensors) FROM weights_files(?)",
-                                   "hf://org/private/demo/") == lw,
+                                   "hf://org/private/%s/" % DEMO) == lw,
            "a private repo listed with the token", lw)
         srv.reset()
         ok(rows(conn, q, "hf://org/fault-token/" + big_rel) == [(1,)], "401 with the token: ok")
