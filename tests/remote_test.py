@@ -10,7 +10,9 @@ Starts tests/http_server.py on 127.0.0.1 (a port the kernel picks) serving
 build/, points HF_ENDPOINT at it, and checks:
 
   * the same rows (or the same error) over the local path, http:// and
-    hf:// for every table of the demo model and the generated corpus;
+    hf:// for every table of the demo model and the generated corpus, and
+    of copies of the corpus with header bytes changed or cut (a fixed
+    random seed: a differential of the local and the remote source);
   * blobs equal to the file's bytes read here in Python, hashes, values
     and statistics equal to the local ones;
   * request counts and bytes from the server's log: a 7.9 MB GGUF header
@@ -27,6 +29,7 @@ status 0 when every check passed.  Prints "remote: N passed, M failed".
 import glob
 import json
 import os
+import random
 import shutil
 import signal
 import sqlite3
@@ -189,6 +192,34 @@ def check_functions(conn, srv, rel, kind):
         ok(rows(conn, q, p) == rows(conn, q, local), "tensor_stats(%s)" % p)
 
 
+def write_mutants(files, out):
+    """Differential local vs remote (issue 18): copies of the corpus files
+    with bytes of their headers changed or cut (a fixed random seed), into
+    ROOT/out.  Returns their (rel, kind)."""
+    rnd = random.Random(18)
+    os.makedirs(os.path.join(ROOT, out), exist_ok=True)
+    made = []
+    for i, (rel, kind) in enumerate(files):
+        with open(os.path.join(ROOT, rel), "rb") as f:
+            data = bytearray(f.read())
+        span = min(len(data), 1024)
+        how = i % 3 if span >= 8 else 1
+        if how == 0:  # a few bytes changed
+            for _ in range(rnd.randint(1, 4)):
+                data[rnd.randrange(span)] = rnd.randrange(256)
+        elif how == 1:  # cut short
+            data = data[:rnd.randrange(len(data) + 1)]
+        else:  # an 8-byte field (a count, a length, an offset) made huge or small
+            at = rnd.randrange(span) & ~7
+            data[at:at + 8] = struct.pack("<Q", rnd.choice([0, 1, 2**31, 2**63, 2**64 - 1,
+                                                           rnd.randrange(2**64)]))
+        name = "%s/m%03d-%s" % (out, i, os.path.basename(rel))
+        with open(os.path.join(ROOT, name), "wb") as f:
+            f.write(data)
+        made.append((name, kind))
+    return made
+
+
 def expect_error(conn, sql, args, want, what):
     t0 = time.monotonic()
     got = rows(conn, sql, *args)
@@ -226,6 +257,10 @@ def main():
         files += [(os.path.relpath(p, ROOT), "safetensors")
                   for p in sorted(glob.glob(ROOT + "/testdata/safetensors/*.safetensors"))]
         for rel, kind in files:
+            same_everywhere(conn, srv, rel, kind)
+        # the same over files with broken headers (the remote source must
+        # read the same bytes and fail the same way)
+        for rel, kind in write_mutants(files, "remote/mutants"):
             same_everywhere(conn, srv, rel, kind)
         for rel, kind in files[:2]:
             check_functions(conn, srv, rel, kind)
