@@ -192,25 +192,25 @@ def check_functions(conn, srv, rel, kind):
         ok(rows(conn, q, p) == rows(conn, q, local), "tensor_stats(%s)" % p)
 
 
-def write_mutants(files, out):
+def write_mutants(files, out, lo=0, hi=1024):
     """Differential local vs remote (issue 18): copies of the corpus files
-    with bytes of their headers changed or cut (a fixed random seed), into
-    ROOT/out.  Returns their (rel, kind)."""
-    rnd = random.Random(18)
+    with bytes in [lo, hi) of their headers changed or cut (a fixed random
+    seed), into ROOT/out.  Returns their (rel, kind)."""
+    rnd = random.Random(18 + lo)
     os.makedirs(os.path.join(ROOT, out), exist_ok=True)
     made = []
     for i, (rel, kind) in enumerate(files):
         with open(os.path.join(ROOT, rel), "rb") as f:
             data = bytearray(f.read())
-        span = min(len(data), 1024)
+        span = min(len(data), hi) - lo
         how = i % 3 if span >= 8 else 1
         if how == 0:  # a few bytes changed
             for _ in range(rnd.randint(1, 4)):
-                data[rnd.randrange(span)] = rnd.randrange(256)
+                data[lo + rnd.randrange(span)] = rnd.randrange(256)
         elif how == 1:  # cut short
-            data = data[:rnd.randrange(len(data) + 1)]
+            data = data[:lo + rnd.randrange(len(data) - lo + 1)]
         else:  # an 8-byte field (a count, a length, an offset) made huge or small
-            at = rnd.randrange(span) & ~7
+            at = (lo + rnd.randrange(span)) & ~7
             data[at:at + 8] = struct.pack("<Q", rnd.choice([0, 1, 2**31, 2**63, 2**64 - 1,
                                                            rnd.randrange(2**64)]))
         name = "%s/m%03d-%s" % (out, i, os.path.basename(rel))
@@ -261,6 +261,9 @@ def main():
         # the same over files with broken headers (the remote source must
         # read the same bytes and fail the same way)
         for rel, kind in write_mutants(files, "remote/mutants"):
+            same_everywhere(conn, srv, rel, kind)
+        # and past the first range (2 MiB), read by the growing requests
+        for rel, kind in write_mutants([(big_rel, "gguf")] * 3, "remote/mutants", 2 << 20, start):
             same_everywhere(conn, srv, rel, kind)
         for rel, kind in files[:2]:
             check_functions(conn, srv, rel, kind)
