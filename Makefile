@@ -338,7 +338,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
                 fuzz_paths_index fuzz_url
-FUZZ_TARGETS += fuzz_http fuzz_hf_tree
+FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote
 
 # The sources each target links (a thin harness over pure functions).
 FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
@@ -353,6 +353,10 @@ FUZZ_SRC_fuzz_paths_index := $(PARSER_SRC) $(filter ext/io/paths%.c,$(IO_SRC)) e
 FUZZ_SRC_fuzz_url         := $(BASE_SRC) ext/io/url.c
 FUZZ_SRC_fuzz_http        := ext/io/http_parse.c
 FUZZ_SRC_fuzz_hf_tree     := $(BASE_SRC) ext/io/url.c ext/io/http_tree.c ext/io/http.c ext/io/disk_cache.c
+# The real remote source (http.c built with WT_REMOTE) over tests/fuzz/fake_curl.c, not libcurl.
+FUZZ_SRC_fuzz_remote      := $(PARSER_SRC) ext/io/source.c ext/io/file.c ext/io/url.c ext/io/http.c \
+                             ext/io/http_parse.c ext/io/disk_cache.c tests/fuzz/fake_curl.c
+FUZZ_FLAGS_fuzz_remote    := -DWT_REMOTE -DWEIGHTS_VERSION='"fuzz"' -Itests/fuzz
 # The decoders' loops compare every value, the report's checks every
 # byte written: tracing those comparisons (for the fuzzer's value profile)
 # made each run several times slower.  (strcmp, strstr and memcmp are
@@ -368,7 +372,7 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*) $(EXT_HDR)
 $(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp tests/fuzz/seeds.sh tests/fuzz/seeds_remote.sh $(wildcard tests/fuzz/regressions/*)
 	rm -rf $(BUILD)/fuzz/corpus
 	sh tests/fuzz/seeds.sh $(BUILD)/fuzz/corpus $(BUILD)/demo/tiny-llama.gguf
-	sh tests/fuzz/seeds_remote.sh $(BUILD)/fuzz/corpus
+	sh tests/fuzz/seeds_remote.sh $(BUILD)/fuzz/corpus $(BUILD)/testdata $(BUILD)/demo
 	mkdir -p $(BUILD)/fuzz/corpus/fuzz_safetensors $(BUILD)/fuzz/corpus/fuzz_gguf \
 	  $(BUILD)/fuzz/corpus/fuzz_gguf_values $(BUILD)/fuzz/corpus/fuzz_url
 	printf 'hf://org/repo@refs/pr/1/a b.gguf' > $(BUILD)/fuzz/corpus/fuzz_url/hf-pr

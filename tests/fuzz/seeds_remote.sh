@@ -1,11 +1,13 @@
 #!/bin/sh
-# seeds_remote.sh CORPUS: seed inputs of the remote targets fuzz_http and
-# fuzz_hf_tree (tests/fuzz/fuzz_http.c, fuzz_hf_tree.c give the layouts),
-# written into CORPUS/<target>/.
+# seeds_remote.sh CORPUS TESTDATA DEMO: seed inputs of the remote targets
+# fuzz_http, fuzz_hf_tree and fuzz_remote (tests/fuzz/fuzz_*.c give the
+# layouts), written into CORPUS/<target>/; fuzz_remote's are the generated
+# files of TESTDATA and the demo models of DEMO.
 set -eu
 h=$1/fuzz_http
 t=$1/fuzz_hf_tree
-mkdir -p "$h" "$t"
+r=$1/fuzz_remote
+mkdir -p "$h" "$t" "$r"
 z8='\000\000\000\000\000\000\000\000'
 
 # fuzz_http: flags, off, want, size (8 bytes each, little-endian), the
@@ -22,3 +24,16 @@ printf '\012'"$z8"'\001\000\000\000\000\000\000\000'"$z8"'W/"e"\nHTTP/1.1 404 No
 printf '\000[{"type":"file","oid":"1","size":1,"path":"model.safetensors"},{"type":"directory","path":"sub"},{"type":"file","path":"sub/a.gguf","lfs":{"size":5}},{"type":"file","path":"model.safetensors.index.json"},{"type":"file","path":"README.md"}]' > "$t/page"
 printf '\006[{"type":"file","path":"x/../b.gguf"}]' > "$t/dotdot"
 printf '\001[{"type":"file","path":"b.safetensors"},{"type":"file"}]' > "$t/no-path"
+
+# fuzz_remote: a byte (format detected; bit 3: padded past the first
+# range, 4 KiB body pieces), then a file.
+for f in "$2"/gguf/*.gguf "$2"/safetensors/*.safetensors "$3"/*.gguf "$3"/*.safetensors; do
+  [ -f "$f" ] || continue
+  b=$(basename "$f")
+  { printf '\300'; cat "$f"; } > "$r/plain-$b"
+done
+for f in "$3"/*.gguf "$3"/*.safetensors; do
+  [ -f "$f" ] || continue
+  b=$(basename "$f")
+  { printf '\311'; cat "$f"; } > "$r/padded-$b"
+done
