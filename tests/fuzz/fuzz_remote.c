@@ -117,15 +117,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fake_curl_piece = (size_t)1 << (data[0] >> 4); /* 1 B to 32 KiB a callback */
   n = size - 1;
   if (data[0] & 8) { /* past the first range: 3 MiB of a pattern after the bytes */
-    static unsigned char *big;
+    static unsigned char *big, *pad;
     size_t i;
-    if (big == NULL && (big = malloc(WT_PAD + 65536)) == NULL)
-      abort();
+    if (pad == NULL) {
+      if ((big = malloc(WT_PAD + 65536)) == NULL || (pad = malloc(WT_PAD)) == NULL)
+        abort();
+      for (i = 0; i < WT_PAD; i++)
+        pad[i] = (unsigned char)(i * 131 + (i >> 12));
+    }
     if (n > 65536)
       return 0;
     memcpy(big, data + 1, n);
-    for (i = 0; i < WT_PAD; i++)
-      big[n + i] = (unsigned char)(i * 131 + (i >> 12));
+    memcpy(big + n, pad, WT_PAD);
     n += WT_PAD;
     fake_curl_data = big;
     if (fake_curl_piece < 4096)
