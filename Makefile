@@ -126,6 +126,10 @@ $(BUILD)/report_test: tests/report_test.c $(REPORT_TEST_OBJ) | $(BUILD)
 $(BUILD)/url_test: tests/url_test.c ext/io/url.c ext/io/url.h $(BASE_SRC) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext -o $@ tests/url_test.c ext/io/url.c $(BASE_SRC)
 
+# Unit tests of the checks of a range response (ext/io/http_parse.c), by hand.
+$(BUILD)/http_parse_test: tests/http_parse_test.c ext/io/http_parse.c ext/io/http_parse.h | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext -o $@ tests/http_parse_test.c ext/io/http_parse.c
+
 # The parsers given a file's first bytes a piece at a time say what they say
 # given all of it (tests/prefix_test.c), under AddressSanitizer + UBSan.
 $(BUILD)/prefix_test: tests/prefix_test.c $(PARSER_SRC) $(EXT_HDR) | $(BUILD)
@@ -216,7 +220,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/url_test $(BUILD)/park_test $(BUILD)/arch/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/arch/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
@@ -232,6 +236,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	  { cat $(BUILD)/prefix_test.log; exit 1; }
 	tail -1 $(BUILD)/prefix_test.log
 	$(BUILD)/url_test
+	$(BUILD)/http_parse_test
 	rm -rf $(BUILD)/park && mkdir -p $(BUILD)/park
 	$(VALGRIND) $(BUILD)/park_test $(BUILD)/park > $(BUILD)/park_test.log || { cat $(BUILD)/park_test.log; exit 1; }
 	tail -1 $(BUILD)/park_test.log
@@ -355,6 +360,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
                 fuzz_paths_index fuzz_url fuzz_hf_config
+FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote
 
 # The sources each target links (a thin harness over pure functions).
 FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
@@ -368,6 +374,12 @@ FUZZ_SRC_fuzz_paths_index := $(PARSER_SRC) $(filter ext/io/paths%.c,$(IO_SRC)) e
                              ext/io/url.c ext/io/http.c ext/io/http_tree.c ext/io/disk_cache.c
 FUZZ_SRC_fuzz_url         := $(BASE_SRC) ext/io/url.c
 FUZZ_SRC_fuzz_hf_config   := $(PARSER_SRC)
+FUZZ_SRC_fuzz_http        := ext/io/http_parse.c
+FUZZ_SRC_fuzz_hf_tree     := $(BASE_SRC) ext/io/url.c ext/io/http_tree.c ext/io/http.c ext/io/disk_cache.c
+# The real remote source (http.c built with WT_REMOTE) over tests/fuzz/fake_curl.c, not libcurl.
+FUZZ_SRC_fuzz_remote      := $(PARSER_SRC) ext/io/source.c ext/io/file.c ext/io/url.c ext/io/http.c \
+                             ext/io/http_parse.c ext/io/disk_cache.c tests/fuzz/fake_curl.c
+FUZZ_FLAGS_fuzz_remote    := -DWT_REMOTE -DWEIGHTS_VERSION='"fuzz"' -Itests/fuzz
 # The decoders' loops compare every value, the report's checks every
 # byte written: tracing those comparisons (for the fuzzer's value profile)
 # made each run several times slower.  (strcmp, strstr and memcmp are
@@ -380,9 +392,10 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*) $(EXT_HDR)
 	mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_FLAGS_$*) -Iext $(CJSON_CFLAGS) -o $@ $< $(FUZZ_SRC_$*) $(EXT_LIBS)
 
-$(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp tests/fuzz/seeds.sh $(wildcard tests/fuzz/regressions/*)
+$(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp tests/fuzz/seeds.sh tests/fuzz/seeds_remote.sh $(wildcard tests/fuzz/regressions/*)
 	rm -rf $(BUILD)/fuzz/corpus
 	sh tests/fuzz/seeds.sh $(BUILD)/fuzz/corpus $(BUILD)/demo/tiny-llama.gguf
+	sh tests/fuzz/seeds_remote.sh $(BUILD)/fuzz/corpus $(BUILD)/testdata $(BUILD)/demo
 	mkdir -p $(BUILD)/fuzz/corpus/fuzz_safetensors $(BUILD)/fuzz/corpus/fuzz_gguf \
 	  $(BUILD)/fuzz/corpus/fuzz_gguf_values $(BUILD)/fuzz/corpus/fuzz_url
 	printf 'hf://org/repo@refs/pr/1/a b.gguf' > $(BUILD)/fuzz/corpus/fuzz_url/hf-pr

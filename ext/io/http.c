@@ -1,13 +1,13 @@
 /*
 ** http.c: the remote byte source over libcurl.  See http.h.
 */
-#define _GNU_SOURCE /* memmem */
 #include "http.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "disk_cache.h"
+#include "http_parse.h"
 #include "url.h"
 
 #ifndef WT_REMOTE
@@ -57,9 +57,6 @@ int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
 
 #define U(x) ((unsigned long long)(x))
 
-/* Why a transfer was aborted from a callback. */
-enum { WT_OK = 0, WT_IGNORED_RANGE, WT_BAD_RANGE, WT_TOO_LONG, WT_CHANGED, WT_BIG_ERROR_BODY };
-
 typedef struct wt_http {
   CURL *curl;
   struct curl_slist *hdrs;
@@ -76,12 +73,11 @@ typedef struct wt_http {
   int conditional; /* the first request carries If-None-Match */
   int from_disk;   /* first[] came from the disk cache, unchanged */
   int body_started, why;
-  int has_token;       /* an Authorization header is sent */
-  int token_ok;        /* the URL's host is the endpoint's */
-  char *pinned;        /* where the first request was redirected to, used after it */
-  char cr[128];        /* Content-Range of the last response */
-  char resp_etag[256]; /* ETag of the last response */
-  uint64_t cr_start, cr_end, cr_total;
+  int has_token;     /* an Authorization header is sent */
+  int token_ok;      /* the URL's host is the endpoint's */
+  char *pinned;      /* where the first request was redirected to, used after it */
+  wt_http_resp resp; /* Content-Range and ETag of the last response */
+  uint64_t cr_total; /* the size its Content-Range says */
 } wt_http;
 
 static pthread_once_t wt_curl_once = PTHREAD_ONCE_INIT;
@@ -92,89 +88,12 @@ static void wt_curl_init(void) {
   wt_curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
-/* Copy header value v[0..n) (trimmed) into out. */
-static void wt_header_value(const char *v, size_t n, char *out, size_t size) {
-  while (n > 0 && (*v == ' ' || *v == '\t'))
-    v++, n--;
-  while (n > 0 && (v[n - 1] == '\r' || v[n - 1] == '\n' || v[n - 1] == ' ' || v[n - 1] == '\t'))
-    n--;
-  if (n >= size)
-    n = size - 1;
-  memcpy(out, v, n);
-  out[n] = 0;
-}
-
 /* CURLOPT_HEADERFUNCTION: keep Content-Range and ETag of the last response. */
 static size_t wt_on_header(char *line, size_t size, size_t count, void *arg) {
   wt_http *h = arg;
   size_t n = size * count;
-  if (n >= 5 && memcmp(line, "HTTP/", 5) == 0) { /* a new response: forget the last */
-    h->cr[0] = 0;
-    h->resp_etag[0] = 0;
-  } else if (n > 14 && strncasecmp(line, "content-range:", 14) == 0) {
-    wt_header_value(line + 14, n - 14, h->cr, sizeof(h->cr));
-  } else if (n > 5 && strncasecmp(line, "etag:", 5) == 0) {
-    wt_header_value(line + 5, n - 5, h->resp_etag, sizeof(h->resp_etag));
-  }
+  wt_http_resp_line(&h->resp, line, n);
   return n;
-}
-
-/* Parse "bytes A-B/T" (T may be "*": UINT64_MAX).  0 or -1. */
-static int wt_parse_range(const char *s, uint64_t *a, uint64_t *b, uint64_t *t) {
-  char *end;
-  errno = 0;
-  if (strncasecmp(s, "bytes ", 6) != 0)
-    return -1;
-  s += 6;
-  if (*s == '*') {
-    *a = *b = UINT64_MAX;
-    end = (char *)s + 1;
-  } else {
-    if (*s < '0' || *s > '9')
-      return -1;
-    errno = 0;
-    *a = strtoull(s, &end, 10);
-    if (errno || *end != '-' || end[1] < '0' || end[1] > '9')
-      return -1;
-    *b = strtoull(end + 1, &end, 10);
-    if (errno || *b < *a)
-      return -1;
-  }
-  if (*end != '/')
-    return -1;
-  if (end[1] == '*' && end[2] == 0) {
-    *t = UINT64_MAX;
-    return 0;
-  }
-  if (end[1] < '0' || end[1] > '9')
-    return -1;
-  *t = strtoull(end + 1, &end, 10);
-  return errno || *end != 0 ? -1 : 0;
-}
-
-/* Check a 206's headers before its body is taken: the range asked for,
-** the size and the ETag seen at open. */
-static int wt_check_206(wt_http *h, const wt_file *f) {
-  uint64_t a, b, t;
-  if (wt_parse_range(h->cr, &a, &b, &t) != 0 || a == UINT64_MAX || a != h->off || t == UINT64_MAX ||
-      b >= t)
-    return WT_BAD_RANGE;
-  if (h->opening) {
-    if (b - a + 1 > h->want)
-      return WT_BAD_RANGE;
-    h->want = (size_t)(b - a + 1); /* a file smaller than the first range */
-  } else {
-    if (t != f->size)
-      return WT_CHANGED;
-    if (b != h->off + h->want - 1)
-      return WT_BAD_RANGE;
-    if (strcmp(h->resp_etag, h->etag) != 0)
-      return WT_CHANGED;
-  }
-  h->cr_start = a;
-  h->cr_end = b;
-  h->cr_total = t;
-  return WT_OK;
 }
 
 typedef struct wt_sink {
@@ -191,26 +110,17 @@ static size_t wt_on_body(char *p, size_t size, size_t count, void *arg) {
   long code = 0;
   curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
   if (!h->body_started) {
+    wt_http_ask q = {h->off, h->want, h->opening, k->f->size, h->etag};
     h->body_started = 1;
-    if (code == 200)
-      h->why = WT_IGNORED_RANGE;
-    else if (code == 206)
-      h->why = wt_check_206(h, k->f);
-    if (h->why != WT_OK)
+    h->why = wt_http_verdict(code, &h->resp, &q, &h->cr_total);
+    h->want = q.want;
+    if (h->why != WT_RESP_OK)
       return 0;
   }
-  if (code != 206) { /* an error page: read it to keep the connection, within reason */
-    h->discarded += n;
-    if (h->discarded > (64 << 10)) {
-      h->why = WT_BIG_ERROR_BODY;
-      return 0;
-    }
-    return n;
-  }
-  if (n > h->want - h->got) {
-    h->why = WT_TOO_LONG;
+  if ((h->why = wt_http_body_step(code, h->want, h->got, &h->discarded, n)) != WT_RESP_OK)
     return 0;
-  }
+  if (code != 206)
+    return n; /* an error page, read to keep the connection */
   memcpy(h->dst + h->got, p, n);
   h->got += n;
   return n;
@@ -285,23 +195,23 @@ static int wt_transient(CURLcode rc) {
 /* The error of a finished transfer that will not be retried. */
 static int wt_transfer_error(wt_http *h, const wt_file *f, CURLcode rc, long code, wt_error *err) {
   switch (h->why) {
-  case WT_IGNORED_RANGE:
+  case WT_RESP_IGNORED_RANGE:
     return wt_fail(err,
                    "%sthe server ignores Range requests (it answered 200 with the whole "
                    "file); stopped at once instead of downloading it",
                    h->shown);
-  case WT_BAD_RANGE:
-    return wt_fail(err, "%swrong Content-Range \"%s\" for bytes %llu-%llu", h->shown, h->cr,
+  case WT_RESP_BAD_RANGE:
+    return wt_fail(err, "%swrong Content-Range \"%s\" for bytes %llu-%llu", h->shown, h->resp.cr,
                    U(h->off), U(h->off + h->want - 1));
-  case WT_TOO_LONG:
+  case WT_RESP_TOO_LONG:
     return wt_fail(err, "%sthe server sent more than the %zu bytes asked at byte %llu", h->shown,
                    h->want, U(h->off));
-  case WT_CHANGED:
+  case WT_RESP_CHANGED:
     return wt_fail(err,
                    "%sfile changed on the server (ETag %s and %llu bytes at open, now ETag %s, "
                    "Content-Range %s)",
                    h->shown, h->etag[0] ? h->etag : "none", U(f->size),
-                   h->resp_etag[0] ? h->resp_etag : "none", h->cr);
+                   h->resp.etag[0] ? h->resp.etag : "none", h->resp.cr);
   default:
     break;
   }
@@ -310,7 +220,7 @@ static int wt_transfer_error(wt_http *h, const wt_file *f, CURLcode rc, long cod
                    h->shown, code, h->has_token ? " (the token given was refused)" : "");
   if (code == 404)
     return wt_fail(err, "%sHTTP 404: not found", h->shown);
-  if (rc == CURLE_ABORTED_BY_CALLBACK && h->why == WT_OK)
+  if (rc == CURLE_ABORTED_BY_CALLBACK && h->why == WT_RESP_OK)
     return wt_fail(err, "%sinterrupted", h->shown);
   if (rc == CURLE_TOO_MANY_REDIRECTS)
     return wt_fail(err, "%smore than %d redirects", h->shown, WT_HTTP_MAX_REDIRS);
@@ -370,8 +280,8 @@ static void wt_transfer_setup(wt_http *h, uint64_t off, size_t want, void *dst, 
   h->want = want;
   h->got = h->discarded = 0;
   h->body_started = 0;
-  h->why = WT_OK;
-  h->cr[0] = h->resp_etag[0] = 0;
+  h->why = WT_RESP_OK;
+  h->resp.cr[0] = h->resp.etag[0] = 0;
   snprintf(range, sizeof(range), "%llu-%llu", U(off), U(off + want - 1));
   curl_easy_setopt(h->curl, CURLOPT_RANGE, range);
   curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, k);
@@ -394,18 +304,19 @@ static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, voi
     rc = curl_easy_perform(h->curl);
     curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
     *status = code;
-    if (rc == CURLE_OK && code == 206 && h->body_started && h->why == WT_OK && h->got == h->want)
+    if (rc == CURLE_OK && code == 206 && h->body_started && h->why == WT_RESP_OK &&
+        h->got == h->want)
       return 0;
     if (h->opening && rc == CURLE_OK && (code == 416 || (code == 304 && h->conditional)))
-      return 0; /* past the end (the caller reads the size from h->cr), or not modified */
-    if (h->pinned != NULL && h->why == WT_OK &&
+      return 0; /* past the end (the caller reads the size from h->resp.cr), or not modified */
+    if (h->pinned != NULL && h->why == WT_RESP_OK &&
         (code == 401 || code == 403 || code == 404 || code == 410 || wt_transient(rc))) {
       if (wt_http_unpin(h) != 0)
         return wt_fail(err, "out of memory");
       attempt--; /* the redirect again, not a retry */
       continue;
     }
-    if (h->why != WT_OK || attempt >= retries ||
+    if (h->why != WT_RESP_OK || attempt >= retries ||
         !(wt_transient(rc) || code == 429 || (code >= 500 && code != 501) ||
           (rc == CURLE_OK && code == 206)))
       return wt_transfer_error(h, f, rc, code, err);
@@ -617,16 +528,7 @@ static size_t wt_on_whole(char *p, size_t size, size_t count, void *arg) {
 static size_t wt_on_link(char *line, size_t size, size_t count, void *arg) {
   wt_body *b = arg;
   size_t n = size * count;
-  const char *lt, *gt;
-  if (n >= 5 && memcmp(line, "HTTP/", 5) == 0)
-    b->next[0] = 0;
-  if (n > 5 && strncasecmp(line, "link:", 5) == 0 && (lt = memchr(line, '<', n)) != NULL &&
-      (gt = memchr(lt, '>', n - (size_t)(lt - line))) != NULL &&
-      (size_t)(gt - lt - 1) <= WT_URL_MAX &&
-      memmem(gt, n - (size_t)(gt - line), "rel=\"next\"", 10)) {
-    memcpy(b->next, lt + 1, (size_t)(gt - lt - 1));
-    b->next[gt - lt - 1] = 0;
-  }
+  wt_http_link_line(line, n, b->next, WT_URL_MAX);
   return n;
 }
 
@@ -755,8 +657,8 @@ static int wt_http_finish(wt_file *f, wt_disk_entry *e, int rc, long code, wt_er
     return wt_http_use_kept(h, f, e);
   wt_disk_entry_free(e);
   if (code == 416) { /* an empty file: "bytes * /0" */
-    if (wt_parse_range(h->cr, &a, &b, &t) != 0 || t != 0) {
-      wt_fail(err, "%sHTTP 416 for the first bytes, Content-Range \"%s\"", h->shown, h->cr);
+    if (wt_http_parse_range(h->resp.cr, &a, &b, &t) != 0 || t != 0) {
+      wt_fail(err, "%sHTTP 416 for the first bytes, Content-Range \"%s\"", h->shown, h->resp.cr);
       goto fail;
     }
     h->first_n = 0;
@@ -770,7 +672,7 @@ static int wt_http_finish(wt_file *f, wt_disk_entry *e, int rc, long code, wt_er
     if (p != NULL)
       h->first = p;
   }
-  snprintf(h->etag, sizeof(h->etag), "%s", h->resp_etag);
+  snprintf(h->etag, sizeof(h->etag), "%s", h->resp.etag);
   return 0;
 fail:
   wt_file_close(f);
@@ -896,8 +798,8 @@ void wt_http_prefetch(const char *const *paths, size_t n) {
     /* anything but a clean answer is left to the file's own open, which
     ** retries and says what is wrong */
     if (p[i].done && p[i].rc == CURLE_OK &&
-        ((code == 206 && h->body_started && h->why == WT_OK && h->got == h->want) || code == 416 ||
-         (code == 304 && h->conditional)) &&
+        ((code == 206 && h->body_started && h->why == WT_RESP_OK && h->got == h->want) ||
+         code == 416 || (code == 304 && h->conditional)) &&
         wt_http_finish(&p[i].f, &p[i].e, 0, code, &err) == 0) {
       wt_keep_warm(paths[i], &p[i].f);
       continue;

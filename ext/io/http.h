@@ -14,6 +14,8 @@
 ** asked and the size seen at open, the body exactly that long, the ETag
 ** the one seen at open ("file changed on the server" otherwise).  A 200
 ** (the server ignores Range) aborts the transfer at its first body bytes.
+** These checks are pure functions of http_parse.h (fuzzed without a
+** network); this file holds the transfers.
 ** 401/403 say a token is needed (HF_TOKEN), 404 says not found.  Messages
 ** name the URL with any user:password removed, never a token.
 **

@@ -13,12 +13,6 @@
 #include "http.h"
 #include "url.h"
 
-/* The list being built. */
-typedef struct wt_tree {
-  char **files;
-  size_t n, cap;
-} wt_tree;
-
 static int wt_ends_with(const char *s, const char *z) {
   size_t n = strlen(s), k = strlen(z);
   return n >= k && memcmp(s + n - k, z, k) == 0;
@@ -26,13 +20,17 @@ static int wt_ends_with(const char *s, const char *z) {
 
 /* Add prefix + path when path names a file of format. */
 static int wt_tree_add(wt_tree *t, const char *prefix, const char *path, int format,
-                       wt_error *err) {
+                       const char *url, wt_error *err) {
   size_t pn = strlen(prefix), n = strlen(path);
-  char *s;
+  char *s, q[WT_QUOTE_SIZE];
   if (!((format != WT_FORMAT_GGUF &&
          (wt_ends_with(path, ".safetensors") || wt_ends_with(path, ".safetensors.index.json"))) ||
         (format != WT_FORMAT_SAFETENSORS && wt_ends_with(path, ".gguf"))))
     return 0;
+  if (!wt_url_repo_path_ok(path, n)) /* the Hub never lists one; hf:// would refuse it */
+    return wt_fail(err,
+                   "(%.300s) a tree entry with a bad path \"%s\" (empty, \".\" or \"..\" part)",
+                   url, wt_quote(q, sizeof(q), path, n));
   if (t->n == t->cap) {
     size_t cap = t->cap ? 2 * t->cap : 64;
     char **p = realloc(t->files, cap * sizeof(*p));
@@ -41,8 +39,8 @@ static int wt_tree_add(wt_tree *t, const char *prefix, const char *path, int for
     t->files = p;
     t->cap = cap;
   }
-  if (t->n >= 100000)
-    return wt_fail(err, "the repo lists more than 100000 model files");
+  if (t->n >= WT_TREE_MAX_FILES)
+    return wt_fail(err, "the repo lists more than %d model files", WT_TREE_MAX_FILES);
   s = malloc(pn + n + 1);
   if (s == NULL)
     return wt_fail(err, "out of memory");
@@ -52,9 +50,8 @@ static int wt_tree_add(wt_tree *t, const char *prefix, const char *path, int for
   return 0;
 }
 
-/* Add the files of one page of the listing (a JSON array). */
-static int wt_tree_page(wt_tree *t, const char *prefix, const char *body, const char *url,
-                        int format, wt_error *err) {
+int wt_hf_tree_page(wt_tree *t, const char *prefix, const char *body, const char *url, int format,
+                    wt_error *err) {
   cJSON *root = cJSON_Parse(body);
   const cJSON *e;
   int rc = 0;
@@ -70,11 +67,20 @@ static int wt_tree_page(wt_tree *t, const char *prefix, const char *body, const 
       break;
     }
     if (strcmp(type->valuestring, "file") == 0 &&
-        (rc = wt_tree_add(t, prefix, path->valuestring, format, err)) != 0)
+        (rc = wt_tree_add(t, prefix, path->valuestring, format, url, err)) != 0)
       break;
   }
   cJSON_Delete(root);
   return rc;
+}
+
+void wt_tree_free(wt_tree *t) {
+  size_t i;
+  for (i = 0; i < t->n; i++)
+    free(t->files[i]);
+  free(t->files);
+  t->files = NULL;
+  t->n = t->cap = 0;
 }
 
 static int wt_cmp_str(const void *a, const void *b) {
@@ -85,7 +91,7 @@ int wt_hf_tree(const char *p, size_t n, int format, char ***files, size_t *n_fil
   wt_url u, v;
   wt_tree t = {NULL, 0, 0};
   char *url, *next = NULL, *body = NULL;
-  size_t len, i;
+  size_t len;
   int page, rc = -1, token_ok;
   *files = NULL;
   *n_files = 0;
@@ -101,7 +107,7 @@ int wt_hf_tree(const char *p, size_t n, int format, char ***files, size_t *n_fil
   token_ok = u.token_ok;
   for (page = 0; page < WT_TREE_MAX_PAGES; page++) {
     if (wt_http_get(url, token_ok, WT_TREE_MAX_BYTES, &body, &len, &next, err) != 0 ||
-        wt_tree_page(&t, u.tree_prefix, body, url, format, err) != 0)
+        wt_hf_tree_page(&t, u.tree_prefix, body, url, format, err) != 0)
       goto done;
     free(body);
     body = NULL;
@@ -128,9 +134,7 @@ int wt_hf_tree(const char *p, size_t n, int format, char ***files, size_t *n_fil
   t.n = 0;
   rc = 1;
 done:
-  for (i = 0; i < t.n; i++)
-    free(t.files[i]);
-  free(t.files);
+  wt_tree_free(&t);
   free(body);
   free(next);
   if (url != u.url)

@@ -125,9 +125,7 @@ static int wt_repo_part_ok(const char *p, size_t n) {
   return 1;
 }
 
-/* True when a file path inside a repo is relative, without empty, "." or
-** ".." segments. */
-static int wt_repo_path_ok(const char *p, size_t n) {
+int wt_url_repo_path_ok(const char *p, size_t n) {
   size_t i = 0;
   if (n == 0)
     return 0;
@@ -188,7 +186,7 @@ static int wt_resolve_hf(wt_ubuf *b, const char *p, size_t n, wt_url *out, wt_er
     wt_ubuf *pre = malloc(sizeof(*pre));
     if (pre == NULL)
       return wt_fail(err, "out of memory");
-    if (fn > 0 && !wt_repo_path_ok(slash + 1, fn)) {
+    if (fn > 0 && !wt_url_repo_path_ok(slash + 1, fn)) {
       free(pre);
       return wt_fail(err, "an hf:// folder path may not have empty, '.' or '..' segments");
     }
@@ -217,7 +215,7 @@ static int wt_resolve_hf(wt_ubuf *b, const char *p, size_t n, wt_url *out, wt_er
     return 0;
   }
   path = slash + 1;
-  if (!wt_repo_path_ok(path, (size_t)(end - path)))
+  if (!wt_url_repo_path_ok(path, (size_t)(end - path)))
     return wt_fail(err, "an hf:// file path may not have empty, '.' or '..' segments");
   wt_put(b, "/", 1);
   wt_put(b, kind, strlen(kind));

@@ -55,4 +55,8 @@ int wt_url_host(const char *url, char *host, size_t size, int *port);
 /* Free what resolve allocated; safe on a zeroed wt_url. */
 void wt_url_free(wt_url *u);
 
+/* True when the file path p[0..n) inside a repo is relative, without
+** empty, "." or ".." segments. */
+int wt_url_repo_path_ok(const char *p, size_t n);
+
 #endif
