@@ -1,8 +1,8 @@
 #!/bin/sh
-# seeds.sh CORPUS DATA: seed inputs of the fuzz targets that take no whole
-# file (fuzz_decode, fuzz_report, fuzz_hf_names, fuzz_paths_index), written into
-# CORPUS/<target>/.  DATA is a file whose bytes become tensor bytes (a
-# generated model).  Then every tests/fuzz/regressions/<target>-* file is
+# seeds.sh CORPUS DATA [ARCH]: seed inputs of the fuzz targets that take no whole
+# file (fuzz_decode, fuzz_report, fuzz_hf_names, fuzz_paths_index, fuzz_memory),
+# written into CORPUS/<target>/.  DATA is a file whose bytes become tensor bytes
+# (a generated model); ARCH the folder of tests/gen_arch_gguf.py's models.  Then every tests/fuzz/regressions/<target>-* file is
 # added to its target's corpus.
 set -eu
 corpus=$1
@@ -52,6 +52,20 @@ mkdir -p "$corpus/fuzz_paths_index"
 printf '{"metadata":{"total_size":8},"weight_map":{"t":"model-00001-of-00002.safetensors","u":"sub/model-00002-of-00002.safetensors","v":"model-00001-of-00002.safetensors"}}' \
   > "$corpus/fuzz_paths_index/seed-two-shards"
 printf '{"weight_map":{"t":"sub/../model-00001-of-00002.safetensors"}}' > "$corpus/fuzz_paths_index/seed-dotdot"
+
+# fuzz_memory: 16 bytes of settings (see fuzz_memory.c) and the first 16 KB
+# (the header) of every architecture's model: llama.cpp's defaults, and
+# 4096 tokens of Q8_0 cache, flash attention, 2 sequences, n_ubatch 256.
+mkdir -p "$corpus/fuzz_memory"
+if [ -n "${3:-}" ]; then
+  for f in $(find "$3" -name '*.gguf' | sort); do
+    o=$corpus/fuzz_memory/seed-$(echo "${f#$3/}" | tr / _)
+    printf '\002\000\000\000\000\000\001\001\001\000\000\000\000\002\000\000' > "$o-default"
+    head -c 16368 "$f" >> "$o-default"
+    printf '\001\000\000\020\000\000\010\010\002\000\000\000\000\001\000\000' > "$o-q8"
+    head -c 16368 "$f" >> "$o-q8"
+  done
+fi
 
 # Findings kept as regression inputs.
 for f in "$dir"/regressions/*; do
