@@ -410,6 +410,11 @@ def hostile():
     kvs3, t3 = dense("llama", n_layer=3)
     out["kv-per-layer"] = ([k if k[0] != "llama.attention.head_count_kv"
                             else (k[0], T_ARR, (T_I32, [2, 0, 4])) for k in kvs3], t3)
+    # layer 2's K row (16 x 3 values) is no whole number of Q8_0 blocks,
+    # layer 0's (16 x 2) is: with flash attention an error on the last
+    # layer (found by fuzz_memory: the plan used to stop there silently)
+    out["bad-kv-later-layer"] = ([k if k[0] != "llama.attention.head_count_kv"
+                                  else (k[0], T_ARR, (T_I32, [2, 0, 3])) for k in kvs3], t3)
     kvs, t = dense("llama")
     out["unknown-arch"] = (
         [(k[0].replace("llama", "frobnicator", 1), k[1], k[2] if k[0] != "general.architecture" else "frobnicator")

@@ -368,15 +368,15 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
                tk->name, (unsigned long long)c, (unsigned long long)s->n_seq,
                (unsigned long long)nk, where, mla ? ", MLA latent + rope" : "") != 0)
       goto done;
-    if (mla)
-      rc = mp_row(x, (int64_t)il, "v_cache", 1, 0,
-                  "none, %llu cells x %llu streams: MLA reads V from the K cache%s",
-                  (unsigned long long)c, (unsigned long long)s->n_seq, where);
-    else
-      rc = mp_row(x, (int64_t)il, "v_cache", 1, vb, "%s, %llu cells x %llu streams, %llu values%s",
-                  tv->name, (unsigned long long)c, (unsigned long long)s->n_seq,
-                  (unsigned long long)nv, where);
-    if (rc != 0)
+    /* (rc stays -1 until the last layer is done: an error on any layer
+    ** is the plan's error, not a plan cut short.) */
+    if (mla ? mp_row(x, (int64_t)il, "v_cache", 1, 0,
+                     "none, %llu cells x %llu streams: MLA reads V from the K cache%s",
+                     (unsigned long long)c, (unsigned long long)s->n_seq, where)
+            : mp_row(x, (int64_t)il, "v_cache", 1, vb,
+                     "%s, %llu cells x %llu streams, %llu values%s", tv->name,
+                     (unsigned long long)c, (unsigned long long)s->n_seq, (unsigned long long)nv,
+                     where))
       goto done;
   }
   rc = 0;
