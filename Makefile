@@ -318,7 +318,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
-                fuzz_paths_index fuzz_memory
+                fuzz_paths_index fuzz_memory fuzz_paths_names
 
 # The sources each target links (a thin harness over pure functions).
 FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
@@ -330,6 +330,7 @@ FUZZ_SRC_fuzz_hf_names    := $(BASE_SRC) ext/io/hf_locate.c ext/io/hf_scan.c
 FUZZ_SRC_fuzz_paths_index := $(PARSER_SRC) $(filter ext/io/paths%.c,$(IO_SRC)) ext/io/file.c \
                              ext/io/hf_locate.c ext/io/hf_scan.c ext/io/file_sha256.c
 FUZZ_SRC_fuzz_memory      := $(PARSER_SRC) $(PLAN_SRC)
+FUZZ_SRC_fuzz_paths_names := $(FUZZ_SRC_fuzz_paths_index)
 # The decoders' loops compare every value, the report's checks every
 # byte written: tracing those comparisons (for the fuzzer's value profile)
 # made each run several times slower.  (strcmp, strstr and memcmp are

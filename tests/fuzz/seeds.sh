@@ -1,6 +1,7 @@
 #!/bin/sh
 # seeds.sh CORPUS DATA [ARCH]: seed inputs of the fuzz targets that take no whole
-# file (fuzz_decode, fuzz_report, fuzz_hf_names, fuzz_paths_index, fuzz_memory),
+# file (fuzz_decode, fuzz_report, fuzz_hf_names, fuzz_paths_index, fuzz_memory,
+# fuzz_paths_names),
 # written into CORPUS/<target>/.  DATA is a file whose bytes become tensor bytes
 # (a generated model); ARCH the folder of tests/gen_arch_gguf.py's models.  Then every tests/fuzz/regressions/<target>-* file is
 # added to its target's corpus.
@@ -52,6 +53,16 @@ mkdir -p "$corpus/fuzz_paths_index"
 printf '{"metadata":{"total_size":8},"weight_map":{"t":"model-00001-of-00002.safetensors","u":"sub/model-00002-of-00002.safetensors","v":"model-00001-of-00002.safetensors"}}' \
   > "$corpus/fuzz_paths_index/seed-two-shards"
 printf '{"weight_map":{"t":"sub/../model-00001-of-00002.safetensors"}}' > "$corpus/fuzz_paths_index/seed-dotdot"
+
+# fuzz_paths_names: a part number byte, then split-GGUF names and others.
+p=$corpus/fuzz_paths_names
+mkdir -p "$p"
+printf '\002dir/model-00001-of-00003.gguf' > "$p/seed-split"
+printf '\007/m/x-99999-of-99999.gguf' > "$p/seed-split-max"
+printf '\001a-00002-of-00001.gguf' > "$p/seed-split-bad"
+printf '\003models/m/model-00001-of-00002.safetensors' > "$p/seed-shard"
+printf '\004dir/**' > "$p/seed-walk"
+printf '\005a/model.safetensors.index.json' > "$p/seed-index"
 
 # fuzz_memory: 16 bytes of settings (see fuzz_memory.c) and the first 16 KB
 # (the header) of every architecture's model: llama.cpp's defaults, and
