@@ -405,6 +405,9 @@ def hostile():
                                   + [("llama.attention.key_length", T_U32, 16),
                                      ("llama.attention.value_length", T_U32, 16)], t)
     out["bad-huge-layers"] = (replaced("llama.block_count", T_U64, 1 << 32), t)
+    # no layers: layer 0's head count was read past the end of an empty array
+    # (found by fuzz_memory)
+    out["bad-zero-layers"] = (replaced("llama.block_count", T_U32, 0), t)
     # per-layer KV heads, one layer without attention (shapes not matching:
     # for the planner's own test, not for llama.cpp)
     kvs3, t3 = dense("llama", n_layer=3)

@@ -543,6 +543,10 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
   if (mp_arch_name(&x) != 0 || mp_uint(&x, "block_count", 1, 0, &x.n_layer, NULL) != 0 ||
       mp_uint(&x, "context_length", 1, 0, &n_ctx, NULL) != 0)
     goto fail;
+  if (x.n_layer == 0) { /* nothing to plan; layer 0's head count would be read past the end */
+    wt_fail(err, "key '%.*s.block_count' is 0: a model without layers", (int)x.arch.n, x.arch.p);
+    goto fail;
+  }
   if (x.n_layer > MP_MAX_LAYERS) {
     wt_fail(err, "block_count %llu is more layers than the planner accepts (%d)",
             (unsigned long long)x.n_layer, MP_MAX_LAYERS);
