@@ -359,7 +359,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
-                fuzz_paths_index fuzz_url fuzz_hf_config
+                fuzz_paths_index fuzz_url fuzz_hf_config fuzz_memory fuzz_paths_names
 FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote
 
 # The sources each target links (a thin harness over pure functions).
@@ -380,6 +380,8 @@ FUZZ_SRC_fuzz_hf_tree     := $(BASE_SRC) ext/io/url.c ext/io/http_tree.c ext/io/
 FUZZ_SRC_fuzz_remote      := $(PARSER_SRC) ext/io/source.c ext/io/file.c ext/io/url.c ext/io/http.c \
                              ext/io/http_parse.c ext/io/disk_cache.c tests/fuzz/fake_curl.c
 FUZZ_FLAGS_fuzz_remote    := -DWT_REMOTE -DWEIGHTS_VERSION='"fuzz"' -Itests/fuzz
+FUZZ_SRC_fuzz_memory      := $(PARSER_SRC) $(PLAN_SRC)
+FUZZ_SRC_fuzz_paths_names := $(FUZZ_SRC_fuzz_paths_index)
 # The decoders' loops compare every value, the report's checks every
 # byte written: tracing those comparisons (for the fuzzer's value profile)
 # made each run several times slower.  (strcmp, strstr and memcmp are
@@ -392,9 +394,9 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*) $(EXT_HDR)
 	mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_FLAGS_$*) -Iext $(CJSON_CFLAGS) -o $@ $< $(FUZZ_SRC_$*) $(EXT_LIBS)
 
-$(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp tests/fuzz/seeds.sh tests/fuzz/seeds_remote.sh $(wildcard tests/fuzz/regressions/*)
+$(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp $(BUILD)/arch/.stamp tests/fuzz/seeds.sh tests/fuzz/seeds_remote.sh $(wildcard tests/fuzz/regressions/*)
 	rm -rf $(BUILD)/fuzz/corpus
-	sh tests/fuzz/seeds.sh $(BUILD)/fuzz/corpus $(BUILD)/demo/tiny-llama.gguf
+	sh tests/fuzz/seeds.sh $(BUILD)/fuzz/corpus $(BUILD)/demo/tiny-llama.gguf $(BUILD)/arch
 	sh tests/fuzz/seeds_remote.sh $(BUILD)/fuzz/corpus $(BUILD)/testdata $(BUILD)/demo
 	mkdir -p $(BUILD)/fuzz/corpus/fuzz_safetensors $(BUILD)/fuzz/corpus/fuzz_gguf \
 	  $(BUILD)/fuzz/corpus/fuzz_gguf_values $(BUILD)/fuzz/corpus/fuzz_url

@@ -405,11 +405,19 @@ def hostile():
                                   + [("llama.attention.key_length", T_U32, 16),
                                      ("llama.attention.value_length", T_U32, 16)], t)
     out["bad-huge-layers"] = (replaced("llama.block_count", T_U64, 1 << 32), t)
+    # no layers: layer 0's head count was read past the end of an empty array
+    # (found by fuzz_memory)
+    out["bad-zero-layers"] = (replaced("llama.block_count", T_U32, 0), t)
     # per-layer KV heads, one layer without attention (shapes not matching:
     # for the planner's own test, not for llama.cpp)
     kvs3, t3 = dense("llama", n_layer=3)
     out["kv-per-layer"] = ([k if k[0] != "llama.attention.head_count_kv"
                             else (k[0], T_ARR, (T_I32, [2, 0, 4])) for k in kvs3], t3)
+    # layer 2's K row (16 x 3 values) is no whole number of Q8_0 blocks,
+    # layer 0's (16 x 2) is: with flash attention an error on the last
+    # layer (found by fuzz_memory: the plan used to stop there silently)
+    out["bad-kv-later-layer"] = ([k if k[0] != "llama.attention.head_count_kv"
+                                  else (k[0], T_ARR, (T_I32, [2, 0, 3])) for k in kvs3], t3)
     kvs, t = dense("llama")
     out["unknown-arch"] = (
         [(k[0].replace("llama", "frobnicator", 1), k[1], k[2] if k[0] != "general.architecture" else "frobnicator")

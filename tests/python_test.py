@@ -791,6 +791,22 @@ def big_gguf_header(conn):
         want = ("gguf_metadata(): %s: the header needs the first %d bytes of the file, over the "
                 "limit of 1073741824 bytes that this extension reads into memory" % (huge, 57 + (8 << 30)))
         ok(str(e) == want, "a GGUF header of 8 GiB is an error naming the limit", "%s\n  want %s" % (e, want))
+    # A header that declares 2^32 tensors in a sparse file of 1 TiB: the file's size allows them, but
+    # their array is not allocated before their smallest bytes (24 each: name length 8, n_dims 4,
+    # type 4, offset 8) are in memory, which is over the limit: that error, not an allocation of
+    # hundreds of GB (before, "out of memory" or whatever malloc granted).
+    many = os.path.join(work, "many.gguf")
+    with open(many, "wb") as f:
+        f.write(b"GGUF" + struct.pack("<IQQ", 3, 1 << 32, 0))
+        f.truncate(1 << 40)
+    try:
+        conn.execute("SELECT count(*) FROM gguf(?)", (many,)).fetchall()
+        ok(False, "a GGUF declaring 2^32 tensors is an error")
+    except sqlite3.OperationalError as e:
+        want = ("gguf(): %s: the header needs the first %d bytes of the file, over the limit of "
+                "1073741824 bytes that this extension reads into memory" % (many, 24 + 24 * (1 << 32)))
+        ok(str(e) == want, "a GGUF declaring 2^32 tensors: no allocation before their bytes are read",
+           "%s\n  want %s" % (e, want))
     i = 20000
     for cut, detail in ((starts[i] + 3, "element #%d string length at byte %d" % (i, starts[i])),
                         (starts[i] + 8 + 2, "element #%d string length %d at byte %d"

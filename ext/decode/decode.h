@@ -141,6 +141,8 @@ typedef struct wt_stats {
   double mean;         /* of the finite values */
   double m2;           /* sum of squared deviations from mean */
   double sumsq;        /* sum of squares (the squared L2 norm) */
+  int scaled;          /* 1: m2 and sumsq are kept times 2^-1200, since a value
+                          beyond 2^500 was seen (its square could overflow) */
 } wt_stats;
 
 /* Derived numbers; NaN where undefined (std of fewer than 1 value). */

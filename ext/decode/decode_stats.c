@@ -10,43 +10,66 @@
 ** infinity, and is redone by the careful scalar path that counts and
 ** skips them.  Double-native values (F64, 32- and 64-bit integers) always
 ** take the careful path.
+**
+** Squares of doubles beyond 2^512 overflow, so once a value beyond 2^500
+** is seen the statistics are "scaled": the deviations are summed times
+** 2^-600 and m2 and sumsq kept times 2^-1200 (a power of two: exact but
+** for the smallest deviations, far below the large values' precision);
+** wt_stats_summarize() scales the roots back.  The std of values near
+** 1e153 is thus right, not 0, and l2 overflows only when it exceeds
+** DBL_MAX itself.
 */
 #include "decode_internal.h"
 
 #include <math.h>
 #include <string.h>
 
+#define STATS_BIG  0x1p500  /* beyond this a value's square may overflow */
+#define STATS_DOWN 0x1p-600 /* scaled: deviations times this */
+#define STATS_UP   0x1p600  /* and roots times this */
+
 void wt_stats_init(wt_stats *st) {
   memset(st, 0, sizeof(*st));
   st->min = st->max = NAN;
 }
 
-/* Fold nb finite values with mean mb and squared deviations m2b into the
-** moments (Chan et al.); sumsq is the caller's. */
+/* Switch st to scaled sums (see the top comment). */
+static void stats_scale(wt_stats *st) {
+  if (st->scaled)
+    return;
+  st->m2 = st->m2 * STATS_DOWN * STATS_DOWN; /* 2^-1200 is no double */
+  st->sumsq = st->sumsq * STATS_DOWN * STATS_DOWN;
+  st->scaled = 1;
+}
+
+/* Fold nb finite values with mean mb and squared deviations m2b (in st's
+** units) into the moments (Chan et al.); sumsq is the caller's. */
 static void stats_fold(wt_stats *st, uint64_t nb, double mb, double m2b) {
   uint64_t n = st->n + nb;
-  double delta;
+  double f = st->scaled ? STATS_DOWN : 1, delta;
   if (nb == 0)
     return;
-  delta = mb - st->mean;
+  delta = mb * f - st->mean * f; /* scaled: no overflow between +-DBL_MAX */
   if (st->n == 0) {
     st->mean = mb;
     st->m2 = m2b;
   } else {
-    st->mean += delta * ((double)nb / (double)n);
+    st->mean += delta * ((double)nb / (double)n) / f;
     st->m2 += m2b + delta * delta * ((double)st->n * (double)nb / (double)n);
   }
   st->n = n;
 }
 
-/* Fold a chunk of nb finite values given by its shifted sums: s = sum(x -
-** k), q = sum((x - k)^2). */
+/* Fold a chunk of nb finite values given by its shifted sums in st's
+** units: with f = 2^-600 when scaled (else 1), s = sum(f x - f k), q =
+** sum((f x - f k)^2). */
 static void stats_chunk(wt_stats *st, uint64_t nb, double k, double s, double q) {
-  double mb = k + s / (double)nb, m2b = q - s * s / (double)nb;
+  double f = st->scaled ? STATS_DOWN : 1, mbf = k * f + s / (double)nb;
+  double m2b = q - s * s / (double)nb;
   if (m2b < 0)
     m2b = 0; /* rounding */
-  st->sumsq += m2b + (double)nb * mb * mb;
-  stats_fold(st, nb, mb, m2b);
+  st->sumsq += m2b + (double)nb * mbf * mbf;
+  stats_fold(st, nb, mbf / f, m2b);
 }
 
 /* Merge a min/max pair (NaN meaning none yet). */
@@ -59,9 +82,13 @@ static void stats_minmax(wt_stats *st, double mn, double mx) {
 
 /* The careful path: counts NaN and infinities and leaves them out. */
 static void stats_slow(wt_stats *st, const float *xf, const double *xd, size_t n) {
-  double k = NAN, s = 0, q = 0, mn = NAN, mx = NAN;
+  double k = NAN, s = 0, q = 0, mn = NAN, mx = NAN, f;
   uint64_t nf = 0;
   size_t i;
+  for (i = 0; xd && !st->scaled && i < n; i++)
+    if (fabs(xd[i]) > STATS_BIG && !isinf(xd[i]))
+      stats_scale(st);
+  f = st->scaled ? STATS_DOWN : 1;
   for (i = 0; i < n; i++) {
     double x = xf ? xf[i] : xd[i];
     st->count++;
@@ -81,8 +108,8 @@ static void stats_slow(wt_stats *st, const float *xf, const double *xd, size_t n
     }
     if (nf == 0)
       k = st->n ? st->mean : x;
-    s += x - k;
-    q += (x - k) * (x - k);
+    s += x * f - k * f;
+    q += (x * f - k * f) * (x * f - k * f);
     nf++;
   }
   if (!isnan(mn))
@@ -96,7 +123,7 @@ static void stats_slow(wt_stats *st, const float *xf, const double *xd, size_t n
 static int stats_fast(wt_stats *st, const float *restrict x, size_t n) {
   double k = st->n ? st->mean : x[0];
   wt_sums r = {0, 0, x[0], x[0], 0};
-  if (isnan(k) || isinf(k))
+  if (isnan(k) || isinf(k) || st->scaled)
     return 0;
   wt_sums_add(x, n, k, &r);
   if (!isfinite(r.s) || !isfinite(r.q))
@@ -128,6 +155,13 @@ void wt_stats_add_f64(wt_stats *st, const double *x, size_t n) {
 }
 
 void wt_stats_merge(wt_stats *a, const wt_stats *b) {
+  wt_stats bs;
+  if (b->scaled || a->scaled) { /* both in scaled units */
+    bs = *b;
+    stats_scale(&bs);
+    stats_scale(a);
+    b = &bs;
+  }
   a->count += b->count;
   a->nan_count += b->nan_count;
   a->inf_count += b->inf_count;
@@ -139,12 +173,12 @@ void wt_stats_merge(wt_stats *a, const wt_stats *b) {
 }
 
 void wt_stats_summarize(const wt_stats *st, wt_stats_summary *out) {
-  double n = (double)st->n;
+  double n = (double)st->n, f = st->scaled ? STATS_UP : 1;
   out->mean = st->n ? st->mean : NAN;
-  out->std = st->n ? wt_sqrt(st->m2 > 0 ? st->m2 / n : 0) : NAN;
-  out->std_unb = st->n > 1 ? wt_sqrt(st->m2 > 0 ? st->m2 / (n - 1) : 0) : NAN;
-  out->l2 = wt_sqrt(st->sumsq);
-  out->rms = st->n ? wt_sqrt(st->sumsq / n) : NAN;
+  out->std = st->n ? wt_sqrt(st->m2 > 0 ? st->m2 / n : 0) * f : NAN;
+  out->std_unb = st->n > 1 ? wt_sqrt(st->m2 > 0 ? st->m2 / (n - 1) : 0) * f : NAN;
+  out->l2 = wt_sqrt(st->sumsq) * f;
+  out->rms = st->n ? wt_sqrt(st->sumsq / n) * f : NAN;
 }
 
 int wt_stats_tensor(const wt_codec *c, const unsigned char *src, uint64_t nbytes, uint64_t start,

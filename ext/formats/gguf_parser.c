@@ -746,6 +746,11 @@ static int gg_run(gg_parser *g) {
   uint64_t *dims;
   if (gg_header(g, &n_tensors, &n_kv) != 0)
     return -1;
+  /* the smallest bytes the pairs can take are in memory before their
+  ** array is allocated: an allocation follows the bytes read, not a count
+  ** that only the file's size bounds (no overflow: bounded by it) */
+  if (gg_need(g, g->pos + n_kv * gg_min_kv(g)) != 0)
+    return -1;
   if (n_kv > 0 && (m->meta = gg_alloc(g, n_kv, sizeof(wt_meta))) == NULL)
     return gg_oom(g, "key-value pairs", n_kv);
   m->n_meta = (size_t)n_kv;
@@ -761,6 +766,8 @@ static int gg_run(gg_parser *g) {
                    "tensor count %llu at byte 8 cannot fit in the %llu bytes left after the "
                    "key-value pairs, which end at byte %llu",
                    U(n_tensors), U(g->size - g->pos), U(g->pos));
+  if (gg_need(g, g->pos + n_tensors * gg_min_tensor(g)) != 0)
+    return -1; /* as for the pairs */
   if (n_tensors > 0) {
     m->tensors = gg_alloc(g, n_tensors, sizeof(wt_tensor));
     dims = gg_alloc(g, n_tensors, GG_MAX_DIMS * sizeof(uint64_t));

@@ -94,6 +94,10 @@ int wt_paths_glob(wt_paths *x, const char *pattern);
 ** the five digits of K start; else return 0 (paths_models.c). */
 int wt_split_name(const char *path, size_t n, int *part, size_t *at);
 
+/* Write part number k (0 to 99999) as the five digits at path + at: the
+** name of part k of the split GGUF whose part wt_split_name() read. */
+void wt_split_part_name(char *path, size_t at, int k);
+
 /* Read path[0..n), an existing regular file, as a safetensors index into
 ** *doc (the list's arena owns the names).  Returns 0 when it is a valid
 ** index, 1 when it is not an index (why set), 2 when it is an index (a

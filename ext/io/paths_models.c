@@ -61,6 +61,12 @@ int wt_split_name(const char *path, size_t n, int *part, size_t *at) {
   return wt_parts_name(path, n, ".gguf", part, at);
 }
 
+void wt_split_part_name(char *path, size_t at, int k) {
+  int i;
+  for (i = 4; i >= 0; i--, k /= 10)
+    path[at + (size_t)i] = (char)('0' + k % 10);
+}
+
 /* Set an error string (malloc'd) on *slot unless it has one. */
 static int wt_set_msg(char **slot, const char *msg, wt_error *err) {
   if (*slot != NULL)
@@ -179,11 +185,10 @@ static int wt_group_split(wt_paths *x, size_t id, int count, size_t at) {
   wt_pathlist *l = x->out;
   char part[PATH_MAX], first[PATH_MAX], msg[WT_ERROR_MAX], q[WT_PATH_QUOTE];
   size_t n = strlen(l->files[id].path), m_id = 0, pid;
-  int i, k, v;
+  int i;
   memcpy(part, l->files[id].path, n + 1);
   for (i = 1; i <= count; i++) {
-    for (k = 0, v = i; k < 5; k++, v /= 10)
-      part[at + 4 - (size_t)k] = (char)('0' + v % 10);
+    wt_split_part_name(part, at, i);
     if (i == 1) {
       memcpy(first, part, n + 1);
       snprintf(msg, sizeof(msg), "the split GGUF %s", wt_quote(q, sizeof(q), first, n));

@@ -368,15 +368,15 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
                tk->name, (unsigned long long)c, (unsigned long long)s->n_seq,
                (unsigned long long)nk, where, mla ? ", MLA latent + rope" : "") != 0)
       goto done;
-    if (mla)
-      rc = mp_row(x, (int64_t)il, "v_cache", 1, 0,
-                  "none, %llu cells x %llu streams: MLA reads V from the K cache%s",
-                  (unsigned long long)c, (unsigned long long)s->n_seq, where);
-    else
-      rc = mp_row(x, (int64_t)il, "v_cache", 1, vb, "%s, %llu cells x %llu streams, %llu values%s",
-                  tv->name, (unsigned long long)c, (unsigned long long)s->n_seq,
-                  (unsigned long long)nv, where);
-    if (rc != 0)
+    /* (rc stays -1 until the last layer is done: an error on any layer
+    ** is the plan's error, not a plan cut short.) */
+    if (mla ? mp_row(x, (int64_t)il, "v_cache", 1, 0,
+                     "none, %llu cells x %llu streams: MLA reads V from the K cache%s",
+                     (unsigned long long)c, (unsigned long long)s->n_seq, where)
+            : mp_row(x, (int64_t)il, "v_cache", 1, vb,
+                     "%s, %llu cells x %llu streams, %llu values%s", tv->name,
+                     (unsigned long long)c, (unsigned long long)s->n_seq, (unsigned long long)nv,
+                     where))
       goto done;
   }
   rc = 0;
@@ -543,6 +543,10 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
   if (mp_arch_name(&x) != 0 || mp_uint(&x, "block_count", 1, 0, &x.n_layer, NULL) != 0 ||
       mp_uint(&x, "context_length", 1, 0, &n_ctx, NULL) != 0)
     goto fail;
+  if (x.n_layer == 0) { /* nothing to plan; layer 0's head count would be read past the end */
+    wt_fail(err, "key '%.*s.block_count' is 0: a model without layers", (int)x.arch.n, x.arch.p);
+    goto fail;
+  }
   if (x.n_layer > MP_MAX_LAYERS) {
     wt_fail(err, "block_count %llu is more layers than the planner accepts (%d)",
             (unsigned long long)x.n_layer, MP_MAX_LAYERS);

@@ -34,6 +34,7 @@
 **     difference.
 ** Built by `make fuzz`.
 */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -91,19 +92,19 @@ static void stats_of(const wt_codec *c, const uint8_t *src, uint64_t nbytes, uin
 
 /* The exact parts of two statistics are equal, the sums near. */
 static void check_stats(const wt_stats *a, const wt_stats *b, double maxabs) {
-  double scale = maxabs * maxabs * (double)(a->n + 1), span = 2 * maxabs * (double)(a->n + 1);
-  /* Known finding (regressions/decode-stats-m2-overflow): when the sum of
-  ** deviations squared overflows (values near 1e152 and more, F64 only),
-  ** stats_chunk's M2 comes out NaN or clamped to 0: std 0 and a NaN l2
-  ** for finite values. */
-  if (!isfinite(span * span) && getenv("FUZZ_KNOWN_BUGS") == NULL)
-    scale = INFINITY; /* only the counts, min and max are checked */
+  /* m2 and sumsq are kept times 2^-1200 once a value beyond 2^500 is
+  ** seen (regressions/decode-stats-m2-overflow): both must be so, and
+  ** finite. */
+  double m = a->scaled ? maxabs * 0x1p-600 : maxabs, scale = m * m * (double)(a->n + 1);
+  if (a->scaled != b->scaled || !isfinite(a->m2) || !isfinite(b->m2) || !isfinite(a->sumsq) ||
+      !isfinite(b->sumsq))
+    abort();
   if (a->count != b->count || a->n != b->n || a->nan_count != b->nan_count ||
       a->inf_count != b->inf_count || a->zero_count != b->zero_count)
     abort();
   if (!same_num(a->min, b->min) || !same_num(a->max, b->max))
     abort();
-  if (!near(a->mean, b->mean, isfinite(scale) ? 1e-6 * maxabs + 1e-300 : INFINITY) ||
+  if (!near(a->mean, b->mean, 1e-6 * maxabs + 1e-300) ||
       !near(a->m2, b->m2, 1e-6 * scale + 1e-300) ||
       !near(a->sumsq, b->sumsq, 1e-6 * scale + 1e-300))
     abort();
@@ -137,6 +138,36 @@ static void check_counts(const wt_stats *st, const double *v, uint64_t n, double
       st->n != fin)
     abort();
   if (!same_num(st->min, mn) || !same_num(st->max, mx))
+    abort();
+}
+
+/* The std and l2 of wt_stats_summarize() agree with a two-pass sum made
+** here in long double (whose exponent range holds any double's square):
+** n std^2 with the squared deviations within 1e-6 of their scale, l2^2
+** with the squares within 1e-6 (or +Inf when l2 is beyond DBL_MAX). */
+static void check_moments(const wt_stats *st, const double *v, uint64_t n, double maxabs) {
+  long double sum = 0, mean, m2 = 0, sq = 0, tol;
+  uint64_t i, k = 0;
+  wt_stats_summary sm;
+  for (i = 0; i < n; i++)
+    if (isfinite(v[i])) {
+      sum += v[i];
+      k++;
+    }
+  if (k == 0)
+    return;
+  mean = sum / (long double)k;
+  for (i = 0; i < n; i++)
+    if (isfinite(v[i])) {
+      m2 += (v[i] - mean) * (v[i] - mean);
+      sq += (long double)v[i] * v[i];
+    }
+  wt_stats_summarize(st, &sm);
+  tol = 1e-6L * maxabs * maxabs * (long double)(k + 1) + 1e-300L;
+  if (!(fabsl((long double)sm.std * sm.std * (long double)k - m2) <= tol))
+    abort();
+  if (sqrtl(sq) > DBL_MAX ? !isinf(sm.l2)
+                          : !(fabsl((long double)sm.l2 * sm.l2 - sq) <= 1e-6L * sq + 1e-300L))
     abort();
 }
 
@@ -250,6 +281,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* Statistics: whole = the two halves merged = counts made here. */
   stats_of(c, src, nbytes, 0, total, &whole);
   check_counts(&whole, d, total, &maxabs);
+  check_moments(&whole, d, total, maxabs);
   stats_of(c, src, nbytes, 0, cut, &lo);
   stats_of(c, src, nbytes, cut, total - cut, &hi);
   wt_stats_merge(&lo, &hi);

@@ -1,9 +1,9 @@
 #!/bin/sh
-# seeds.sh CORPUS DATA: seed inputs of the fuzz targets that take no whole
-# file (fuzz_decode, fuzz_report, fuzz_hf_names, fuzz_paths_index,
-# fuzz_hf_config), written into
+# seeds.sh CORPUS DATA [ARCH]: seed inputs of the fuzz targets that take no
+# whole file (fuzz_decode, fuzz_report, fuzz_hf_names, fuzz_paths_index,
+# fuzz_hf_config, fuzz_memory, fuzz_paths_names), written into
 # CORPUS/<target>/.  DATA is a file whose bytes become tensor bytes (a
-# generated model).  Then every tests/fuzz/regressions/<target>-* file is
+# generated model); ARCH the folder of tests/gen_arch_gguf.py's models.  Then every tests/fuzz/regressions/<target>-* file is
 # added to its target's corpus.
 set -eu
 corpus=$1
@@ -61,6 +61,30 @@ printf '{"architectures":["Gemma3ForConditionalGeneration"],"model_type":"gemma3
   > "$corpus/fuzz_hf_config/seed-gemma3"
 printf '{\n  "architectures": [\n    "Qwen2ForCausalLM"\n  ],\n  "rope_scaling": null,\n  "torch_dtype": "bfloat16"\n}\n' \
   > "$corpus/fuzz_hf_config/seed-qwen2"
+
+# fuzz_paths_names: a part number byte, then split-GGUF names and others.
+p=$corpus/fuzz_paths_names
+mkdir -p "$p"
+printf '\002dir/model-00001-of-00003.gguf' > "$p/seed-split"
+printf '\007/m/x-99999-of-99999.gguf' > "$p/seed-split-max"
+printf '\001a-00002-of-00001.gguf' > "$p/seed-split-bad"
+printf '\003models/m/model-00001-of-00002.safetensors' > "$p/seed-shard"
+printf '\004dir/**' > "$p/seed-walk"
+printf '\005a/model.safetensors.index.json' > "$p/seed-index"
+
+# fuzz_memory: 16 bytes of settings (see fuzz_memory.c) and the first 16 KB
+# (the header) of every architecture's model: llama.cpp's defaults, and
+# 4096 tokens of Q8_0 cache, flash attention, 2 sequences, n_ubatch 256.
+mkdir -p "$corpus/fuzz_memory"
+if [ -n "${3:-}" ]; then
+  for f in $(find "$3" -name '*.gguf' | sort); do
+    o=$corpus/fuzz_memory/seed-$(echo "${f#$3/}" | tr / _)
+    printf '\002\000\000\000\000\000\001\001\001\000\000\000\000\002\000\000' > "$o-default"
+    head -c 16368 "$f" >> "$o-default"
+    printf '\001\000\000\020\000\000\010\010\002\000\000\000\000\001\000\000' > "$o-q8"
+    head -c 16368 "$f" >> "$o-q8"
+  done
+fi
 
 # Findings kept as regression inputs.
 for f in "$dir"/regressions/*; do

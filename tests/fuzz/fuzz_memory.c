@@ -1,0 +1,151 @@
+/*
+** fuzz_memory.c: libFuzzer target for the memory planner of
+** ext/plan/memory_plan.c (gguf_memory()) over hostile GGUF metadata.
+**
+** Input: 16 bytes of settings, then a GGUF header.  The settings are
+**   [0] flags: bit 0 flash attention, bit 1 n_ctx 0 (the file's context)
+**   [1] shift, [2..5] u32 LE: n_ctx = u32 << (shift % 64) (0 when the
+**       shift loses every bit)
+**   [6] [7] type_k, type_v as signed bytes (invalid ids included)
+**   [8..11] u32 n_seq, [12..15] u32 n_ubatch (0 included)
+** The rest is parsed by gguf_parse_prefix() as the first bytes of a file
+** 16 MB longer (the tensor data need not be there, as in a header read;
+** the parser bounds its allocations by the file size, so a claim of more
+** would let it allocate past libFuzzer's memory limit).
+**
+** Checks, beside "no crash, no sanitizer report": an error has a message
+** and leaves no rows; a plan's rows have a known part, a layer >= -1, a
+** NUL-terminated detail and nbytes 0 when unknown; the weights rows add up
+** to the tensors' bytes (summed here in 128 bits); every cache, output and
+** compute row equals the product its detail states, worked out here in
+** 128 bits (so a wrapped 64-bit product shows); the compute row's logits
+** equal n_vocab x tokens x 4.  Built by `make fuzz`.
+*/
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/ggml_type.h"
+#include "formats/gguf_parser.h"
+#include "plan/memory_plan.h"
+
+typedef unsigned __int128 u128;
+
+static uint32_t rd32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The ggml type whose name is name, or NULL. */
+static const ggml_type_info *type_named(const char *name) {
+  int64_t t;
+  for (t = 0; t < 64; t++) {
+    const ggml_type_info *ti = ggml_type_get(t);
+    if (ti && strcmp(ti->name, name) == 0)
+      return ti;
+  }
+  return NULL;
+}
+
+/* A cache row "TYPE, C cells x S streams, V values..." is TYPE's row of V
+** values times C times S. */
+static void check_cache(const wt_mem_row *r) {
+  char name[32];
+  unsigned long long c, s, v;
+  const ggml_type_info *ti;
+  u128 want;
+  if (strncmp(r->detail, "none,", 5) == 0) { /* MLA: no V cache */
+    if (r->nbytes != 0)
+      abort();
+    return;
+  }
+  if (sscanf(r->detail, "%31[^,], %llu cells x %llu streams, %llu values", name, &c, &s, &v) != 4)
+    abort();
+  ti = type_named(name);
+  if (ti == NULL || ti->block_size == 0 || v % ti->block_size != 0)
+    abort();
+  want = (u128)(v / ti->block_size) * ti->type_size * c * s;
+  if (want != r->nbytes)
+    abort();
+}
+
+/* Check one successful plan against the model it was made of. */
+static void check_plan(const wt_model *m, const wt_mem_plan *p) {
+  u128 weights = 0, tensors = 0;
+  unsigned long long n_vocab = 0, n_seq, a, l, act, tok;
+  int have_output = 0;
+  size_t i;
+  for (i = 0; i < m->n_tensors; i++)
+    tensors += m->tensors[i].nbytes;
+  for (i = 0; i < p->n_rows; i++) {
+    const wt_mem_row *r = &p->rows[i];
+    if (r->layer < -1 || memchr(r->detail, 0, WT_MEM_DETAIL) == NULL || (!r->known && r->nbytes))
+      abort();
+    if (strcmp(r->part, "weights") == 0) {
+      weights += r->nbytes;
+    } else if (strcmp(r->part, "k_cache") == 0 || strcmp(r->part, "v_cache") == 0) {
+      if (r->known)
+        check_cache(r);
+    } else if (strcmp(r->part, "recurrent_state") == 0) {
+      if (!r->known || r->layer < 0)
+        abort();
+    } else if (strcmp(r->part, "output") == 0) {
+      if (sscanf(r->detail, "logits: %llu tokens x %llu sequences", &n_vocab, &n_seq) != 2 ||
+          (u128)n_vocab * n_seq * 4 != r->nbytes)
+        abort();
+      have_output = 1;
+    } else if (strcmp(r->part, "compute") == 0) {
+      if (!r->known)
+        continue;
+      if (!have_output ||
+          sscanf(r->detail,
+                 "estimate: max(attention %llu, logits %llu) + activations %llu, %llu tokens", &a,
+                 &l, &act, &tok) != 4 ||
+          (u128)n_vocab * tok * 4 != l || (u128)(a > l ? a : l) + act != r->nbytes)
+        abort();
+    } else {
+      abort();
+    }
+  }
+  if (weights != tensors)
+    abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  wt_model m;
+  wt_error err;
+  wt_mem_settings s;
+  wt_mem_plan plan;
+  uint64_t need;
+  size_t i;
+  unsigned shift;
+  if (size < 16)
+    return 0;
+  wt_mem_settings_default(&s);
+  s.flash_attn = data[0] & 1;
+  shift = data[1] % 64;
+  s.n_ctx = data[0] & 2 ? 0 : (uint64_t)rd32(data + 2) << shift;
+  s.type_k = (int8_t)data[6];
+  s.type_v = (int8_t)data[7];
+  s.n_seq = rd32(data + 8);
+  s.n_ubatch = rd32(data + 12);
+  data += 16;
+  size -= 16;
+  if (gguf_parse_prefix(data, size, (uint64_t)size + ((uint64_t)1 << 24), &m, &need, &err) != 0)
+    return 0;
+  for (i = 0; i < m.n_tensors; i++)
+    if (!m.tensors[i].nbytes_known)
+      break;
+  err.msg[0] = 0;
+  if (wt_memory_plan(&m, data, &s, &plan, &err) != 0) {
+    if (err.msg[0] == 0 || plan.rows != NULL || plan.n_rows != 0)
+      abort();
+  } else {
+    if (i < m.n_tensors) /* a tensor of unknown size must be an error */
+      abort();
+    check_plan(&m, &plan);
+    wt_mem_plan_free(&plan);
+  }
+  wt_model_free(&m);
+  return 0;
+}
