@@ -114,28 +114,20 @@ static int th_read(const wt_source *src, const wt_tensor *t, const wt_codec *cod
 /* start_file: find the tensor (none: no rows), read the arguments, and
 ** fill the histogram (a first pass for the range when none is given). */
 static int th_start(wt_cursor *c, char **pzErr) {
-  sqlite3_value *name = c->args[1];
   const wt_tensor *t;
   const wt_codec *codec;
   th_state *st;
   int64_t bins;
   double lo = 0, hi = 0;
-  int ranged;
+  int ranged, rc;
   uint64_t nvalues;
   wt_error e;
   if (th_args(c, &bins, &lo, &hi, &ranged, pzErr))
     return SQLITE_ERROR;
-  if (name == NULL || sqlite3_value_type(name) == SQLITE_NULL)
-    return SQLITE_OK;
-  t = wt_source_find_tensor(c->src, (const char *)sqlite3_value_text(name),
-                            (size_t)sqlite3_value_bytes(name));
-  if (t == NULL)
-    return SQLITE_OK;
-  st = sqlite3_malloc(sizeof(*st));
-  if (st == NULL)
-    return SQLITE_NOMEM;
-  memset(st, 0, sizeof(*st));
-  c->state = st;
+  rc = wt_start_named_tensor(c, 1, &t, sizeof(*st));
+  if (rc != SQLITE_OK || t == NULL)
+    return rc;
+  st = c->state;
   codec = wt_tensor_codec("tensor_histogram", c->src, t, &nvalues, &st->scaled, pzErr);
   if (codec == NULL)
     return SQLITE_ERROR;

@@ -122,22 +122,14 @@ static void tv_select(wt_cursor *c, tv_state *st, uint64_t lo, uint64_t end) {
 
 /* start_file: find the tensor (none: no rows), check the slice. */
 static int tv_start(wt_cursor *c, char **pzErr) {
-  sqlite3_value *name = c->args[1];
   const wt_tensor *t;
   uint64_t nvalues;
   int64_t start, count;
   tv_state *st;
-  if (name == NULL || sqlite3_value_type(name) == SQLITE_NULL)
-    return SQLITE_OK;
-  t = wt_source_find_tensor(c->src, (const char *)sqlite3_value_text(name),
-                            (size_t)sqlite3_value_bytes(name));
-  if (t == NULL)
-    return SQLITE_OK;
-  st = sqlite3_malloc(sizeof(*st));
-  if (st == NULL)
-    return SQLITE_NOMEM;
-  memset(st, 0, sizeof(*st));
-  c->state = st;
+  int rc = wt_start_named_tensor(c, 1, &t, sizeof(*st));
+  if (rc != SQLITE_OK || t == NULL)
+    return rc;
+  st = c->state;
   st->codec = wt_tensor_codec("tensor_values", c->src, t, &nvalues, &st->scaled, pzErr);
   if (st->codec == NULL)
     return SQLITE_ERROR;

@@ -56,6 +56,22 @@ void wt_free_state(wt_cursor *c) {
   sqlite3_free(c->state);
 }
 
+int wt_start_named_tensor(wt_cursor *c, int k, const wt_tensor **t, size_t size) {
+  sqlite3_value *name = c->args[k];
+  *t = NULL;
+  if (name == NULL || sqlite3_value_type(name) == SQLITE_NULL)
+    return SQLITE_OK;
+  *t = wt_source_find_tensor(c->src, (const char *)sqlite3_value_text(name),
+                             (size_t)sqlite3_value_bytes(name));
+  if (*t == NULL)
+    return SQLITE_OK;
+  c->state = sqlite3_malloc64(size);
+  if (c->state == NULL)
+    return SQLITE_NOMEM;
+  memset(c->state, 0, size);
+  return SQLITE_OK;
+}
+
 /* Replace the vtab's error message. */
 static void wt_set_error(sqlite3_vtab *tab, char *msg) {
   sqlite3_free(tab->zErrMsg);

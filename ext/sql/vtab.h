@@ -114,6 +114,13 @@ int wt_register_table(sqlite3 *db, const wt_table_def *def, wt_cache *cache);
 /* An end_file for tables whose per-file state is one sqlite3_malloc'd block. */
 void wt_free_state(wt_cursor *c);
 
+/* For a start_file: the tensor of the current file named by argument k
+** (NULL when the name is NULL or not in this file: the file has no rows),
+** and its per-file state, size zeroed bytes, as c->state (freed by
+** wt_free_state).  SQLITE_OK with *t set (and c->state when *t is not
+** NULL), or SQLITE_NOMEM. */
+int wt_start_named_tensor(wt_cursor *c, int k, const wt_tensor **t, size_t size);
+
 /* Set an error result naming function fn and path: "fn(): path: msg". */
 char *wt_error_message(const char *fn, const char *path, const char *msg);
 
