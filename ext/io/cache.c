@@ -204,14 +204,8 @@ int wt_cache_remote(wt_cache *c, int on) {
 }
 
 void wt_cache_adopt(wt_cache *c, wt_source *s) {
-  wt_entry *e;
-  if (c == NULL)
-    return;
-  for (e = c->head; e != NULL; e = e->next) {
-    if (e->src->path_len == s->path_len && memcmp(e->src->path, s->path, s->path_len) == 0)
-      return;
-  }
-  wt_cache_insert(c, s);
+  if (c != NULL && !wt_cache_holds(c, s->path, s->path_len))
+    wt_cache_insert(c, s);
 }
 
 /* FNV-1a hash of a string. */
