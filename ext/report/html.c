@@ -44,17 +44,29 @@ void wt_html_raw(wt_html *b, const char *s, size_t n) {
   b->p[b->n] = 0;
 }
 
+/* Formatted into the free space at once (made at least 256 bytes first);
+** formatted again only when it did not fit. */
 void wt_html_printf(wt_html *b, const char *fmt, ...) {
   va_list ap;
   int len;
-  va_start(ap, fmt);
-  len = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (len < 0 || wt_html_reserve(b, (size_t)len))
+  if (wt_html_reserve(b, 256))
     return;
   va_start(ap, fmt);
-  vsnprintf(b->p + b->n, (size_t)len + 1, fmt, ap);
+  len = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
   va_end(ap);
+  if (len < 0) {
+    b->p[b->n] = 0;
+    return;
+  }
+  if ((size_t)len >= b->cap - b->n) {
+    if (wt_html_reserve(b, (size_t)len)) {
+      b->p[b->n] = 0;
+      return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->n, (size_t)len + 1, fmt, ap);
+    va_end(ap);
+  }
   b->n += (size_t)len;
 }
 
