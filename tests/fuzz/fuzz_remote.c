@@ -3,11 +3,15 @@
 ** remote source (issue 18): the same bytes opened with wt_source_open()
 ** as a file (in /dev/shm) and as an http:// URL served by
 ** tests/fuzz/fake_curl.c in place of libcurl (the real ext/io/http.c:
-** the first 2 MiB range, the growing header reads, the checks of each
-** response), with no network.  Input: a byte choosing the format asked
-** (detect, safetensors, GGUF), the body-piece size and whether 3 MiB of a
-** pattern follow the bytes (so that tensor reads go past the first
-** range, through their own requests), then the file.
+** the first range, the growing header reads, the checks of each
+** response), with no network.  The first range is WT_HTTP_FIRST, 64 KiB
+** in this build (2 MiB in the module: the Makefile sets it), so that
+** inputs of up to 64 KiB cross it and a run stays cheap.  Input: a byte
+** choosing the format asked (detect, safetensors, GGUF), the body-piece
+** size and whether 2 x WT_HTTP_FIRST bytes of a pattern follow the bytes
+** (so that tensor reads go past the first range, through their own
+** requests), then the file.  The local file and the served bytes are kept
+** between runs and only the bytes that change are written.
 ** Checks: both open or both fail with the same message; when both open,
 ** the same model (format, sizes, every tensor's name, type, shape and
 ** byte range, every metadata key and value position, the header bytes) and
@@ -21,12 +25,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
 
 #include "fake_curl.h"
 #include "io/http.h"
 #include "io/source.h"
 
-#define WT_PAD ((size_t)3 << 20)
+#define WT_MAX_IN ((size_t)65536)
+#define WT_PAD    ((size_t)(2 * WT_HTTP_FIRST)) /* so that reads go past the first range */
 
 static char local[64];
 
@@ -100,46 +106,62 @@ static void same_tail(const wt_source *x, const wt_source *y) {
     abort();
 }
 
+/* Pattern byte at file offset o: what the padding holds there. */
+static unsigned char pattern(size_t o) {
+  return (unsigned char)(o * 131 + (o >> 12));
+}
+
+/* Make the local file and fake_curl's bytes the input (n bytes) followed by
+** pad bytes of the pattern.  Both are kept between runs and only what
+** changed is written: the input's bytes, the pattern back where a longer
+** input was, the pattern where the file grows. */
+static void set_bytes(const uint8_t *in, size_t n, size_t pad) {
+  static unsigned char *buf;
+  static size_t dirty, file_len;
+  static int fd = -1;
+  size_t i, from, total = n + pad, w = n > dirty ? n : dirty;
+  if (buf == NULL) {
+    if ((buf = malloc(WT_MAX_IN + WT_PAD)) == NULL)
+      abort();
+    for (i = 0; i < WT_MAX_IN + WT_PAD; i++)
+      buf[i] = pattern(i);
+    snprintf(local, sizeof(local), "/dev/shm/fuzz_remote.%d", (int)getpid());
+    setenv("SQLITE_WEIGHTS_CACHE", "off", 1);
+    if ((fd = open(local, O_RDWR | O_CREAT | O_TRUNC, 0600)) < 0)
+      abort();
+  }
+  for (i = n; i < dirty; i++)
+    buf[i] = pattern(i);
+  memcpy(buf, in, n);
+  dirty = n;
+  if (w > total)
+    w = total;
+  if (pwrite(fd, buf, w, 0) != (ssize_t)w || ftruncate(fd, (off_t)total) != 0)
+    abort();
+  from = w > file_len ? w : file_len; /* [w, file_len) holds the pattern already */
+  if (total > from && pwrite(fd, buf + from, total - from, (off_t)from) != (ssize_t)(total - from))
+    abort();
+  file_len = total;
+  fake_curl_data = buf;
+  fake_curl_size = total;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const char url[] = "http://127.0.0.1:9/x";
   wt_source *a = NULL, *b = NULL;
   wt_error e1, e2;
   int r1, r2, format;
-  size_t n;
-  FILE *fp;
-  if (size < 1)
+  if (size < 1 || size - 1 > WT_MAX_IN)
     return 0;
-  if (local[0] == 0) {
-    snprintf(local, sizeof(local), "/dev/shm/fuzz_remote.%d", (int)getpid());
-    setenv("SQLITE_WEIGHTS_CACHE", "off", 1);
-  }
   format = data[0] % 3;
   fake_curl_piece = (size_t)1 << (data[0] >> 4); /* 1 B to 32 KiB a callback */
-  n = size - 1;
-  if (data[0] & 8) { /* past the first range: 3 MiB of a pattern after the bytes */
-    static unsigned char *big, *pad;
-    size_t i;
-    if (pad == NULL) {
-      if ((big = malloc(WT_PAD + 65536)) == NULL || (pad = malloc(WT_PAD)) == NULL)
-        abort();
-      for (i = 0; i < WT_PAD; i++)
-        pad[i] = (unsigned char)(i * 131 + (i >> 12));
-    }
-    if (n > 65536)
-      return 0;
-    memcpy(big, data + 1, n);
-    memcpy(big + n, pad, WT_PAD);
-    n += WT_PAD;
-    fake_curl_data = big;
-    if (fake_curl_piece < 4096)
-      fake_curl_piece = 4096;
+  if (data[0] & 8) { /* past the first range: a pattern after the bytes */
+    set_bytes(data + 1, size - 1, WT_PAD);
+    if (fake_curl_piece < 256)
+      fake_curl_piece = 256;
   } else {
-    fake_curl_data = data + 1;
+    set_bytes(data + 1, size - 1, 0);
   }
-  fake_curl_size = n;
-  fp = fopen(local, "wb");
-  if (fp == NULL || fwrite(fake_curl_data, 1, n, fp) != n || fclose(fp) != 0)
-    abort();
   r1 = wt_source_open(local, strlen(local), format, &a, &e1);
   r2 = wt_source_open(url, strlen(url), format, &b, &e2);
   if (r1 != r2 || (r1 != 0 && strcmp(e1.msg, e2.msg) != 0)) {
