@@ -42,6 +42,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
 LOG = []
+ACTIVE = [0]  # requests being answered (not /_log or /_reset): /_log waits for 0
 COUNTS = {}
 LOCK = threading.Lock()
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
@@ -90,8 +91,27 @@ class Handler(BaseHTTPRequestHandler):
         self.do_GET()
 
     def do_GET(self):
+        """Answer; /_log and /_reset once no other answer is in progress (each
+        is logged when it is out, which may be after its client has read it
+        all, or, for one its client gave up on, during a later test)."""
+        counted = not self.path.startswith("/_")
+        if counted:
+            with LOCK:
+                ACTIVE[0] += 1
+        try:
+            self.answer()
+        finally:
+            if counted:
+                with LOCK:
+                    ACTIVE[0] -= 1
+
+    def answer(self):
         self.t0 = time.monotonic()
         path = self.path.split("?", 1)[0]
+        if path in ("/_log", "/_reset"):
+            deadline = time.monotonic() + 10
+            while ACTIVE[0] > 0 and time.monotonic() < deadline:
+                time.sleep(0.005)
         if path == "/_log":
             with LOCK:
                 body = json.dumps(LOG).encode()
