@@ -360,7 +360,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
                 fuzz_paths_index fuzz_url fuzz_hf_config fuzz_memory fuzz_paths_names
-FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote
+FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg
 
 # The sources each target links (a thin harness over pure functions).
 FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
@@ -379,9 +379,11 @@ FUZZ_SRC_fuzz_hf_tree     := $(BASE_SRC) ext/io/url.c ext/io/http_tree.c ext/io/
 # The real remote source (http.c built with WT_REMOTE) over tests/fuzz/fake_curl.c, not libcurl.
 FUZZ_SRC_fuzz_remote      := $(PARSER_SRC) ext/io/source.c ext/io/file.c ext/io/url.c ext/io/http.c \
                              ext/io/http_parse.c ext/io/disk_cache.c tests/fuzz/fake_curl.c
-FUZZ_FLAGS_fuzz_remote    := -DWT_REMOTE -DWEIGHTS_VERSION='"fuzz"' -Itests/fuzz
+FUZZ_FLAGS_fuzz_remote    := -DWT_REMOTE -DWEIGHTS_VERSION='"fuzz"' -Itests/fuzz \
+                             -DWT_HTTP_FIRST='((uint64_t)64 << 10)'
 FUZZ_SRC_fuzz_memory      := $(PARSER_SRC) $(PLAN_SRC)
 FUZZ_SRC_fuzz_paths_names := $(FUZZ_SRC_fuzz_paths_index)
+FUZZ_SRC_fuzz_paths_arg   := $(FUZZ_SRC_fuzz_paths_index)
 # The decoders' loops compare every value, the report's checks every
 # byte written: tracing those comparisons (for the fuzzer's value profile)
 # made each run several times slower.  (strcmp, strstr and memcmp are
@@ -428,7 +430,7 @@ fuzz: fuzz-deps
 	@$(MAKE) --no-print-directory $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS)) $(BUILD)/fuzz/corpus/.stamp
 	for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(BUILD)/fuzz/work/$$t; \
-	  $(BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+	  $(BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=25 -print_final_stats=1 \
 	    -artifact_prefix=$(BUILD)/fuzz/$$t- $(BUILD)/fuzz/work/$$t $(BUILD)/fuzz/corpus/$$t \
 	    > $(BUILD)/fuzz/$$t.log 2>&1; rc=$$?; \
 	  grep -E '^(stat::number_of_executed_units|SUMMARY)|ERROR' $(BUILD)/fuzz/$$t.log; \

@@ -1,8 +1,9 @@
 /*
-** paths.c: the entry point of path expansion: read the argument ("~",
-** remote URLs, a directory, an index, part 1 of a split, "**", a glob)
-** and build the list of files in scope, each with what stat(2) and its
-** first bytes say.  See paths.h for the rules.  Layer: io (no SQLite).
+** paths.c: the entry point of path expansion: expand "~", stat the
+** argument, take the rule of paths.h that paths_arg.c says it falls under
+** (a remote URL, a directory, an index, part 1 of a split, "**", a glob,
+** a file) and build the list of files in scope, each with what stat(2) and
+** its first bytes say.  Layer: io (no SQLite).
 **
 ** The directory walk and globs are in paths_walk.c, the index reader in
 ** paths_index.c, the grouping into models in paths_models.c.  A file is
@@ -14,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,8 +160,35 @@ int wt_paths_is_model_file(const wt_path_file *f) {
   return wt_paths_model_name(f->path, strlen(f->path)) || f->format != 0 || f->what != NULL;
 }
 
+/* An entry of wt_paths.added: a file's path and its index. */
+typedef struct wt_added {
+  const char *path;
+  size_t id;
+} wt_added;
+
+static int wt_added_cmp(const void *a, const void *b) {
+  return strcmp(((const wt_added *)a)->path, ((const wt_added *)b)->path);
+}
+
+int wt_paths_remember(wt_paths *x, size_t id) {
+  wt_added *a = malloc(sizeof(*a)), **found;
+  if (a == NULL)
+    return wt_paths_oom(x->err);
+  a->path = x->out->files[id].path;
+  a->id = id;
+  found = tsearch(a, &x->added, wt_added_cmp);
+  if (found == NULL) {
+    free(a);
+    return wt_paths_oom(x->err);
+  }
+  if (*found != a)
+    free(a); /* there already */
+  return 0;
+}
+
 size_t wt_paths_lookup(const wt_paths *x, const char *path) {
-  size_t lo = 0, hi = x->n_sorted, i;
+  size_t lo = 0, hi = x->n_sorted;
+  wt_added key, **found;
   while (lo < hi) { /* the listed files, sorted: a binary search */
     size_t mid = lo + (hi - lo) / 2;
     int c = strcmp(path, x->out->files[mid].path);
@@ -170,28 +199,9 @@ size_t wt_paths_lookup(const wt_paths *x, const char *path) {
     else
       lo = mid + 1;
   }
-  for (i = x->n_sorted; i < x->out->n; i++) { /* the few added since */
-    if (strcmp(x->out->files[i].path, path) == 0)
-      return i;
-  }
-  return WT_NONE;
-}
-
-/* Expand "~" and "~/..." into buf (PATH_MAX bytes) from $HOME. */
-static int wt_expand_home(char *buf, size_t *n, wt_error *err) {
-  const char *home = getenv("HOME");
-  size_t hn;
-  if (buf[0] != '~' || (buf[1] != 0 && buf[1] != '/'))
-    return 0;
-  if (home == NULL || home[0] == 0)
-    return wt_fail(err, "the path starts with '~' but $HOME is not set");
-  hn = strlen(home);
-  if (hn + *n >= PATH_MAX)
-    return wt_fail(err, "the path is longer than PATH_MAX once '~' is expanded");
-  memmove(buf + hn, buf + 1, *n); /* the NUL too */
-  memcpy(buf, home, hn);
-  *n = *n - 1 + hn;
-  return 0;
+  key.path = path; /* the ones added since: a split names up to 99,999 */
+  found = tfind(&key, &x->added, wt_added_cmp);
+  return found != NULL ? (*found)->id : WT_NONE;
 }
 
 /* Remove the "./" that a walk of "." put in front of every path. */
@@ -264,58 +274,68 @@ static int wt_dispatch_url(wt_paths *x, char *path, size_t n) {
 }
 
 /* Expand path[0..n) (NUL-terminated, n < PATH_MAX) by the rules of
-** paths.h, then group what was found into models. */
+** paths.h (which one applies: wt_paths_classify, paths_arg.c), then group
+** what was found into models. */
 static int wt_dispatch(wt_paths *x, char *path, size_t n) {
   struct stat st;
-  size_t at, id;
-  int part;
+  size_t id, root;
+  int kind, have = 0;
   x->out->kind = WT_PATHS_FILE;
-  if (wt_url_is_remote(path, n)) {
-    if (wt_dispatch_url(x, path, n))
-      return -1;
-    x->out->reusable = 0;
-  } else if (stat(path, &st) == 0) {
+  if (!wt_url_is_remote(path, n) && stat(path, &st) == 0) {
+    have = S_ISDIR(st.st_mode) ? WT_STAT_DIR : S_ISREG(st.st_mode) ? WT_STAT_REG : WT_STAT_OTHER;
     x->out->arg_dev = (uint64_t)st.st_dev;
     x->out->arg_ino = (uint64_t)st.st_ino;
     x->out->arg_size = (uint64_t)st.st_size;
     x->out->arg_mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-    if (S_ISDIR(st.st_mode)) {
-      wt_hf_place hf;
-      int in_hf = wt_hf_locate(path, &hf);
-      wt_hf_place_free(&hf);
-      x->out->kind = WT_PATHS_DIR;
-      if (in_hf < 0)
-        return wt_paths_oom(x->err);
-      if (in_hf ? wt_paths_hf(x, path) : wt_paths_walk(x, path, 0))
-        return -1;
-      x->out->reusable = !in_hf;
-    } else if (S_ISREG(st.st_mode) && wt_split_name(path, n, &part, &at) > 0 && part == 1) {
-      x->out->kind = WT_PATHS_SPLIT;
-      x->out->reusable = 1;
-      if (wt_paths_add(x, path, n, &id))
-        return -1;
-    } else if (S_ISREG(st.st_mode) && wt_paths_ends(path, n, ".json")) {
-      if (wt_dispatch_json(x, path, n))
-        return -1;
-    } else if (wt_paths_add(x, path, n, &id)) {
+  }
+  kind = wt_paths_classify(path, n, have, &root);
+  switch (kind) {
+  case WT_ARG_URL:
+    if (wt_dispatch_url(x, path, n))
       return -1;
-    }
-  } else if (strcmp(path, "**") == 0 || wt_paths_ends(path, n, "/**")) {
+    x->out->reusable = 0;
+    break;
+  case WT_ARG_DIR: {
+    wt_hf_place hf;
+    int in_hf = wt_hf_locate(path, &hf);
+    wt_hf_place_free(&hf);
     x->out->kind = WT_PATHS_DIR;
-    if (n == 2)
+    if (in_hf < 0)
+      return wt_paths_oom(x->err);
+    if (in_hf ? wt_paths_hf(x, path) : wt_paths_walk(x, path, 0))
+      return -1;
+    x->out->reusable = !in_hf;
+    break;
+  }
+  case WT_ARG_SPLIT:
+    x->out->kind = WT_PATHS_SPLIT;
+    x->out->reusable = 1;
+    if (wt_paths_add(x, path, n, &id))
+      return -1;
+    break;
+  case WT_ARG_JSON: /* an index is reusable, a plain .json not */
+    if (wt_dispatch_json(x, path, n))
+      return -1;
+    break;
+  case WT_ARG_WALK:
+    x->out->kind = WT_PATHS_DIR;
+    if (root == 0)
       strcpy(path, ".");
     else
-      path[n == 3 ? 1 : n - 3] = 0; /* "/" followed by "**" is the root */
+      path[root] = 0;
     if (wt_paths_walk(x, path, 1))
       return -1;
-    if (n == 2)
+    if (root == 0)
       wt_strip_dot(x->out); /* "**" lists "a/x", as the shell would */
-  } else if (strpbrk(path, "*?[") != NULL) {
+    break;
+  case WT_ARG_GLOB:
     x->out->kind = WT_PATHS_GLOB;
     if (wt_paths_glob(x, path))
       return -1;
-  } else if (wt_paths_add(x, path, n, &id)) {
-    return -1;
+    break;
+  default: /* WT_ARG_FILE */
+    if (wt_paths_add(x, path, n, &id))
+      return -1;
   }
   return wt_paths_group(x);
 }
@@ -333,7 +353,7 @@ int wt_paths_expand(const char *arg, size_t n, int format, wt_pathlist *out, wt_
                    PATH_MAX - 1);
   memcpy(path, arg, n);
   path[n] = 0;
-  if (wt_expand_home(path, &n, err))
+  if (wt_paths_home(path, &n, getenv("HOME"), err))
     return -1;
   memset(&x, 0, sizeof(x));
   x.out = out;
@@ -343,6 +363,7 @@ int wt_paths_expand(const char *arg, size_t n, int format, wt_pathlist *out, wt_
   if (out->arena == NULL)
     return wt_paths_oom(err);
   rc = wt_dispatch(&x, path, n);
+  tdestroy(x.added, free);
   for (i = 0; i < x.n_tree; i++)
     free(x.tree[i]);
   free(x.tree);

@@ -118,7 +118,7 @@ typedef struct wt_path_model {
   size_t name_file; /* the file that names it: the index, part 1, the file */
   int format;       /* WT_FORMAT_* (by content, else by name), or 0 */
   size_t *parts;    /* the data files (shards, parts, the file), in order */
-  size_t n_parts;
+  size_t n_parts, cap_parts;
   size_t n_present; /* parts that exist */
   char *error;      /* what is wrong with the model as a whole, or NULL */
   int is_index, is_split;

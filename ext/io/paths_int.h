@@ -24,6 +24,7 @@ typedef struct wt_paths {
   size_t cap_models; /* allocated entries of out->models */
   int format;        /* WT_FORMAT_* the caller reads, or 0 */
   size_t n_sorted;   /* files [0, n_sorted) are sorted by path (wt_paths_lookup) */
+  void *added;       /* tsearch() tree of the others, by path (wt_paths_remember) */
   char **tree;       /* a remote folder: every file the Hub's tree API listed, sorted */
   size_t n_tree;     /* (wt_paths_add: a URL not in it does not exist) */
   wt_error *err;
@@ -67,8 +68,12 @@ int wt_paths_add_stat(wt_paths *x, const char *path, size_t n, const struct stat
 /* Remove the file added last (a directory entry that is not a model). */
 void wt_paths_drop_last(wt_paths *x);
 
-/* The file whose path is path, or WT_NONE. */
+/* The file whose path is path, or WT_NONE: files [0, n_sorted) and those
+** remembered. */
 size_t wt_paths_lookup(const wt_paths *x, const char *path);
+
+/* Make file id (not in [0, n_sorted)) one that wt_paths_lookup finds. */
+int wt_paths_remember(wt_paths *x, size_t id);
 
 /* True when the name (last component) of path[0..n) is a model name:
 ** *.safetensors, *.gguf, *.safetensors.index.json. */
@@ -106,6 +111,31 @@ int wt_index_read(wt_paths *x, const char *path, size_t n, wt_index_doc *doc, wt
 
 /* Free what wt_index_read() allocated (not the names). */
 void wt_index_doc_free(wt_index_doc *doc);
+
+/* What a path argument asks for (paths_arg.c): the readings of paths.h. */
+#define WT_ARG_URL   1 /* 0: a remote URL (never stat'ed) */
+#define WT_ARG_DIR   2 /* 1: an existing directory */
+#define WT_ARG_SPLIT 3 /* 2: an existing regular file, part 1 of a split GGUF */
+#define WT_ARG_JSON  4 /* 3: an existing regular .json file (an index or not) */
+#define WT_ARG_FILE  5 /* 4 and 7: itself, existing or not */
+#define WT_ARG_WALK  6 /* 5: a missing path "**" or ending in "/" then "**" */
+#define WT_ARG_GLOB  7 /* 6: a missing path with '*', '?' or '[' */
+
+/* What stat(2) said of the argument (wt_paths_classify's st). */
+#define WT_STAT_NONE  0 /* it failed: no such path */
+#define WT_STAT_DIR   1
+#define WT_STAT_REG   2
+#define WT_STAT_OTHER 3 /* a FIFO, a device, a socket */
+
+/* The reading (WT_ARG_*) of path[0..n) given st (WT_STAT_*; not looked at
+** for a URL).  For WT_ARG_WALK, *root_n is the length of the directory to
+** walk: path[0..*root_n), 0 meaning "." ("**" alone); else 0. */
+int wt_paths_classify(const char *path, size_t n, int st, size_t *root_n);
+
+/* Expand "~" and "~/x" in buf (n bytes and a NUL, PATH_MAX bytes of room)
+** to home as the shell would; anything else is left alone.  Returns 0, or
+** -1 with err set when home is NULL or empty or the result does not fit. */
+int wt_paths_home(char *buf, size_t *n, const char *home, wt_error *err);
 
 /* Group the files into models, find missing parts, mark duplicates
 ** (paths_models.c).  direct: the path named an index or part 1 itself. */

@@ -96,10 +96,14 @@ static int wt_model_new(wt_paths *x, size_t id, int format, wt_path_model **out)
 
 /* Append file id to the parts of model m (the last model of the list). */
 static int wt_model_part(wt_paths *x, wt_path_model *m, size_t id) {
-  size_t *a = realloc(m->parts, (m->n_parts + 1) * sizeof(*a));
-  if (a == NULL)
-    return wt_paths_oom(x->err);
-  m->parts = a;
+  if (m->n_parts == m->cap_parts) { /* doubled: a split has up to 99,999 parts */
+    size_t cap = m->cap_parts ? 2 * m->cap_parts : 4;
+    size_t *a = realloc(m->parts, cap * sizeof(*a));
+    if (a == NULL)
+      return wt_paths_oom(x->err);
+    m->parts = a;
+    m->cap_parts = cap;
+  }
   m->parts[m->n_parts++] = id;
   if (x->out->files[id].model == WT_NONE)
     x->out->files[id].model = (size_t)(m - x->out->models);
@@ -112,7 +116,7 @@ static int wt_member(wt_paths *x, const char *path, const char *named_by, size_t
   wt_path_file *f;
   char msg[WT_ERROR_MAX];
   *id = wt_paths_lookup(x, path);
-  if (*id == WT_NONE && wt_paths_add(x, path, strlen(path), id))
+  if (*id == WT_NONE && (wt_paths_add(x, path, strlen(path), id) || wt_paths_remember(x, *id)))
     return -1;
   f = &x->out->files[*id];
   if (f->exists || f->error != NULL)
@@ -379,6 +383,9 @@ int wt_paths_group(wt_paths *x) {
   size_t i, n = l->n, at;
   int part, count;
   x->n_sorted = l->kind == WT_PATHS_DIR || l->kind == WT_PATHS_GLOB || n < 2 ? n : 0;
+  for (i = x->n_sorted; i < n; i++)
+    if (wt_paths_remember(x, i))
+      return -1;
   for (i = 0; i < n; i++) {
     wt_path_file *f = &l->files[i];
     if ((f->role == WT_ROLE_INDEX ||

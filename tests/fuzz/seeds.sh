@@ -72,6 +72,22 @@ printf '\003models/m/model-00001-of-00002.safetensors' > "$p/seed-shard"
 printf '\004dir/**' > "$p/seed-walk"
 printf '\005a/model.safetensors.index.json' > "$p/seed-index"
 
+# fuzz_paths_arg: a format byte, a home length (then home), the argument,
+# over the tree of fuzz_paths_arg.c.
+p=$corpus/fuzz_paths_arg
+mkdir -p "$p"
+i=0
+for a in '**' 'sub/**' '/**' 'sub/deeper/self/**' 'emp/**' 'x.gguf/**' 'nowhere/**' '*.gguf' \
+  '*' 'sub/*' '*/*' '[[]x].gguf' 'q[?].gguf' 'g[1]/*' 'g[[]1]/*' '*.json' 'm*' 'sub' 'sub/' \
+  'emp' '.' '~' '~/sub' '~/*.gguf' '~/**' 's-00001-of-00002.gguf' 't-00002-of-00003.gguf' \
+  'm.safetensors.index.json' 'sub/c.json' 'plain.json' 'fifo' 'dang.gguf' 'link.gguf' \
+  'missing.gguf' 'missing*' 'hf://org/repo' 'HTTP://x/y.gguf'; do
+  i=$((i + 1))
+  printf '\000\000%s' "$a" > "$p/seed-$i"
+done
+printf '\001\003abc~/x.gguf' > "$p/seed-home"
+printf '\002\000~' > "$p/seed-home-empty"
+
 # fuzz_memory: 16 bytes of settings (see fuzz_memory.c) and the first 16 KB
 # (the header) of every architecture's model: llama.cpp's defaults, and
 # 4096 tokens of Q8_0 cache, flash attention, 2 sequences, n_ubatch 256.
