@@ -5,6 +5,7 @@
 **
 **   build/report_test        last line "report_unit: N passed, M failed"
 */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -141,8 +142,36 @@ static void test_sample(void) {
   memset(&d, 0, sizeof(d));
   wt_diff_add(&d, 1, 0);
   wt_diff_add(&d, 0, 1);
+  check(fabs(wt_diff_rel_l2(&d) - sqrt(2)) < 1e-15 && wt_diff_cosine(&d) == 0, "orthogonal vectors",
+        NULL);
+  /* F64 values whose squares (and differences) overflow a double:
+  ** 1e200, -1e200, 3e200: mean 1e200, squared deviations 0 + 4e400 + 4e400,
+  ** std sqrt(8e400 / 3) = 1.6329931618554521e200 */
+  wt_sample_stats_init(&s);
+  wt_sample_stats_add(&s, 1e200);
+  wt_sample_stats_add(&s, -1e200);
+  wt_sample_stats_add(&s, 3e200);
+  check(fabs(wt_sample_stats_mean(&s) / 1e200 - 1) < 1e-15 &&
+            fabs(wt_sample_stats_std(&s) / 1.6329931618554521e200 - 1) < 1e-15,
+        "statistics of 1e200, -1e200, 3e200", NULL);
+  /* -DBL_MAX, DBL_MAX: mean 0, std DBL_MAX (their difference overflows) */
+  wt_sample_stats_init(&s);
+  wt_sample_stats_add(&s, -DBL_MAX);
+  wt_sample_stats_add(&s, DBL_MAX);
+  check(wt_sample_stats_mean(&s) == 0 && wt_sample_stats_std(&s) == DBL_MAX,
+        "statistics of -DBL_MAX, DBL_MAX", NULL);
+  /* a = b = (1e200, 2e200): rel_l2 0, cosine 1; a = (1e300, 0), b = (0, 1e300): cosine 0,
+  ** rel_l2 sqrt(2) */
+  memset(&d, 0, sizeof(d));
+  wt_diff_add(&d, 1e200, 1e200);
+  wt_diff_add(&d, 2e200, 2e200);
+  check(wt_diff_rel_l2(&d) == 0 && fabs(wt_diff_cosine(&d) - 1) < 1e-15,
+        "a difference of equal vectors of 1e200s", NULL);
+  memset(&d, 0, sizeof(d));
+  wt_diff_add(&d, 1e300, 0);
+  wt_diff_add(&d, 0, 1e300);
   check(fabs(wt_diff_rel_l2(&d) - sqrt(2)) < 1e-15 && wt_diff_cosine(&d) == 0,
-        "orthogonal vectors", NULL);
+        "orthogonal vectors of 1e300", NULL);
 }
 
 static void test_svg(void) {

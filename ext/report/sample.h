@@ -31,11 +31,15 @@ typedef struct wt_sample_stats {
   uint64_t finite; /* values in min/max/mean/std */
   uint64_t nan, inf;
   double min, max, mean, m2; /* m2: sum of squared deviations (Welford) */
+  int scaled;                /* a value past 2^500 was seen: mean is kept times 2^-600, m2
+                                times 2^-1200 (their squares would overflow a double) */
 } wt_sample_stats;
 
-/* Start, add one value, and read the population standard deviation. */
+/* Start, add one value, and read the mean and the population standard
+** deviation (NaN without finite values). */
 void wt_sample_stats_init(wt_sample_stats *s);
 void wt_sample_stats_add(wt_sample_stats *s, double v);
+double wt_sample_stats_mean(const wt_sample_stats *s);
 double wt_sample_stats_std(const wt_sample_stats *s);
 
 /* Count the finite values of v[0..n) in nbins equal bins over [lo, hi]
@@ -47,10 +51,14 @@ void wt_histogram(const double *v, size_t n, double lo, double hi, uint64_t *bin
 typedef struct wt_diff {
   uint64_t count, nonfinite;
   double aa, bb, ab, dd; /* sums of a*a, b*b, a*b, (a-b)^2 over finite pairs */
+  int scaled;            /* a value past 2^500 was seen: the sums are kept times 2^-1200 */
 } wt_diff;
 
 /* Add one pair (a NaN or infinity on either side counts as nonfinite). */
 void wt_diff_add(wt_diff *d, double a, double b);
+
+/* Add the pairs of from into into. */
+void wt_diff_merge(wt_diff *into, const wt_diff *from);
 
 /* |a - b| / |a| and the cosine of the finite pairs (NaN when undefined). */
 double wt_diff_rel_l2(const wt_diff *d);

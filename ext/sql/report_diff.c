@@ -325,12 +325,7 @@ static int wt_diff_heatmaps(wt_report *r, const wt_rmodel *a, const wt_rmodel *m
     if (at == NULL)
       continue;
     c = &cell[(at - layers) * WT_KIND_COUNT + t->kind];
-    c->count += p[i].d.count;
-    c->nonfinite += p[i].d.nonfinite;
-    c->aa += p[i].d.aa;
-    c->bb += p[i].d.bb;
-    c->ab += p[i].d.ab;
-    c->dd += p[i].d.dd;
+    wt_diff_merge(c, &p[i].d);
   }
   for (i = 0; i < nl; i++) {
     wt_report_layer_label(layers[i], labels[i], 32);

@@ -332,7 +332,7 @@ static int wt_model_histogram(wt_report *r, const wt_rmodel *m, const wt_rtensor
                  "<td>max</td><td class=\"n\" data-stat=\"max\">%.6g</td>"
                  "<td>std</td><td class=\"n\" data-stat=\"std\">%.6g</td>"
                  "<td>Inf</td><td class=\"n\" data-stat=\"inf\">%llu</td></tr></table></div>",
-                 (long long)n, s.finite ? s.min : NAN, s.finite ? s.mean : NAN,
+                 (long long)n, s.finite ? s.min : NAN, wt_sample_stats_mean(&s),
                  (unsigned long long)s.nan, s.finite ? s.max : NAN, wt_sample_stats_std(&s),
                  (unsigned long long)s.inf);
   return 0;

@@ -19,7 +19,9 @@
 **   - wt_permuted_row stays in [0, rows) and is a permutation (checked
 **     whole for small shapes);
 **   - wt_sample_windows' windows lie inside the tensor and within the
-**     budget; wt_histogram's bins count every finite value once.
+**     budget; wt_histogram's bins count every finite value once; the
+**     sampled std is a two-pass sum's in long double (F64 values of any
+**     size above 1e-150).
 ** Built by `make fuzz`.
 */
 #include <math.h>
@@ -157,6 +159,34 @@ static void check_permutation(int64_t x) {
     abort();
 }
 
+/* The sampled statistics' std against a two-pass sum in long double, whose
+** exponent range holds any double's square: within 1e-6 of the values'
+** scale (the largest magnitude; a std far below it is cancellation), or of
+** 1e-150 (the squares of smaller values underflow a double). */
+static void check_std(const wt_sample_stats *s, const double *v, size_t n) {
+  long double sum = 0, mean, m2 = 0, want, got, scale = 0;
+  size_t k, finite = 0;
+  for (k = 0; k < n; k++)
+    if (isfinite(v[k])) {
+      sum += v[k];
+      finite++;
+      if (fabsl(v[k]) > scale)
+        scale = fabsl(v[k]);
+    }
+  if (finite == 0)
+    return;
+  mean = sum / (long double)finite;
+  for (k = 0; k < n; k++)
+    if (isfinite(v[k]))
+      m2 += ((long double)v[k] - mean) * ((long double)v[k] - mean);
+  want = sqrtl(m2 / (long double)finite);
+  got = wt_sample_stats_std(s);
+  if (!isfinite((double)want))
+    return; /* beyond a double (values near DBL_MAX of both signs): any result */
+  if (!(fabsl(got - want) <= 1e-6L * scale + 1e-150L)) /* squares below 1e-308 underflow */
+    abort();
+}
+
 static void check_sampling(uint64_t numel, const double *v, size_t n) {
   uint64_t start[WT_SAMPLE_WINDOWS], count[WT_SAMPLE_WINDOWS], budget = numel >> 40;
   uint64_t bins[48] = {0}, total = 0, finite = 0;
@@ -179,6 +209,7 @@ static void check_sampling(uint64_t numel, const double *v, size_t n) {
     wt_sample_stats_add(&s, v[k]);
     finite += isfinite(v[k]) != 0;
   }
+  check_std(&s, v, n);
   lo = s.finite ? s.min : 0;
   hi = s.finite ? s.max : 1;
   if (hi <= lo) {
