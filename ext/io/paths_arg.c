@@ -17,6 +17,7 @@
 
 #include "url.h"
 
+/* The rule of paths.h for path[0..n) given what stat(2) said (st). */
 int wt_paths_classify(const char *path, size_t n, int st, size_t *root_n) {
   size_t at;
   int part;
@@ -42,6 +43,7 @@ int wt_paths_classify(const char *path, size_t n, int st, size_t *root_n) {
   return WT_ARG_FILE;
 }
 
+/* "~" or "~/x" in buf (n bytes) becomes home then the rest, in place. */
 int wt_paths_home(char *buf, size_t *n, const char *home, wt_error *err) {
   size_t hn;
   if (*n == 0 || buf[0] != '~' || (*n > 1 && buf[1] != '/'))

@@ -372,9 +372,15 @@ static void check_expand(const char *arg, size_t n, int format) {
       if (want != (find_entry(&l, id, &tree[i]) >= 0))
         fail(want ? "a model file of the folder is not listed" : "a file listed that is none", arg);
     }
-    for (i = 0; i < l.n; i++) /* nothing from elsewhere, apart from missing ones */
-      if (l.files[i].role != WT_ROLE_MISSING && id[i].ino == 0)
-        fail("a listed file that is not there", arg);
+    for (i = 0; i < l.n; i++) { /* nothing from elsewhere, apart from missing ones */
+      size_t k;
+      if (l.files[i].role == WT_ROLE_MISSING)
+        continue;
+      for (k = 0; k < N_TREE && (tree[k].dev != id[i].dev || tree[k].ino != id[i].ino); k++)
+        ;
+      if (k == N_TREE)
+        fail("a listed file that is not one of the tree", arg);
+    }
     break;
   case WT_ARG_GLOB:
     glob_regular(path, &l, matched, arg);
