@@ -10,9 +10,10 @@
 # an error of this script, not a catch).
 #
 # A mutant names its file by the line it changes, not by a path: the line
-# must occur exactly once in ext/*/*.c and the edit must change the file,
-# or the script fails, so that a mutant whose code moved or changed cannot
-# pass unnoticed.  A control copy, changed only by a comment, must pass.
+# must occur exactly once in the .c files of ext/, and the edit must change
+# the file, or the script fails, so that a mutant whose code moved or
+# changed cannot pass unnoticed.  A control copy, changed only by a
+# comment, must pass.
 #
 # MAKE: the make to run (make's own $(MAKE) from the Makefile).
 set -eu
