@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "formats/ggml_ftype.h"
-#include "io/file_sha256.h"
-#include "io/url.h"
+#include "bytes/file_sha256.h"
+#include "remote/url.h"
 #include "tables.h"
 #include "vtab.h"
 

@@ -28,10 +28,10 @@
 
 #include "functions.h"
 #include "formats/ggml_ftype.h"
-#include "io/digest.h"
+#include "bytes/digest.h"
 #include "interrupt.h"
-#include "io/models.h"
-#include "io/source.h"
+#include "paths/models.h"
+#include "bytes/source.h"
 #include "vtab.h"
 
 SQLITE_EXTENSION_INIT3

@@ -8,7 +8,7 @@
 
 #include <sqlite3ext.h>
 
-#include "io/cache.h"
+#include "bytes/cache.h"
 
 /* Flags of functions that read files: never from a schema (views,
 ** triggers, defaults) of a database file; and of pure helpers. */

@@ -17,7 +17,7 @@
 
 #include "hash_functions.h"
 #include "functions.h"
-#include "io/file_sha256.h"
+#include "bytes/file_sha256.h"
 #include "vtab.h"
 
 SQLITE_EXTENSION_INIT3

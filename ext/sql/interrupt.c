@@ -4,7 +4,7 @@
 */
 #include "interrupt.h"
 
-#include "io/http.h"
+#include "remote/http.h"
 
 SQLITE_EXTENSION_INIT3
 

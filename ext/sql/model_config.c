@@ -24,7 +24,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "io/hf_config_file.h"
+#include "paths/hf_config_file.h"
 #include "model_config.h"
 
 SQLITE_EXTENSION_INIT3

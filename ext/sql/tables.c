@@ -22,8 +22,8 @@
 
 #include "formats/gguf_value.h"
 #include "formats/name_map.h"
-#include "io/file.h"
-#include "io/model_arch.h"
+#include "bytes/file.h"
+#include "paths/model_arch.h"
 #include "tables.h"
 #include "vtab.h"
 

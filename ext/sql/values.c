@@ -28,7 +28,7 @@
 #include "decode/permute.h"
 #include "formats/name_map.h"
 #include "functions.h"
-#include "io/model_arch.h"
+#include "paths/model_arch.h"
 #include "tables.h"
 #include "tensor_read.h"
 #include "values.h"

@@ -26,10 +26,10 @@
 
 #include <sqlite3ext.h>
 
-#include "io/cache.h"
-#include "io/models.h"
-#include "io/paths.h"
-#include "io/source.h"
+#include "bytes/cache.h"
+#include "paths/models.h"
+#include "paths/paths.h"
+#include "bytes/source.h"
 
 #define WT_MAX_ARGS 8
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/http_tree.h"
+#include "remote/http_tree.h"
 
 static int ends_with(const char *s, const char *z) {
   size_t n = strlen(s), k = strlen(z);

@@ -50,9 +50,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io/paths.h"
-#include "io/paths_int.h"
-#include "io/url.h"
+#include "paths/paths.h"
+#include "paths/paths_int.h"
+#include "remote/url.h"
 
 /* The tree: kind 'f' file (content), 'l' symlink (target), 'p' FIFO, 'd'
 ** folder; model: a model file of a directory scan (paths.h). */

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io/paths.h"
+#include "paths/paths.h"
 
 static char dir[64], index_path[128];
 

@@ -28,8 +28,8 @@
 #include <fcntl.h>
 
 #include "fake_curl.h"
-#include "io/http.h"
-#include "io/source.h"
+#include "remote/http.h"
+#include "bytes/source.h"
 
 #define WT_MAX_IN ((size_t)65536)
 #define WT_PAD    ((size_t)(2 * WT_HTTP_FIRST)) /* so that reads go past the first range */

@@ -22,7 +22,7 @@
 #include "formats/gguf_parser.h"
 #include "formats/safetensors_parser.h"
 #include "formats/sniff.h"
-#include "http.h"
+#include "remote/http.h"
 
 #define WT_HEADER_FIRST ((uint64_t)64 << 10)
 

@@ -59,7 +59,7 @@
 #include <stddef.h>
 
 #include "base/model.h"
-#include "io/file_sha256.h"
+#include "bytes/file_sha256.h"
 
 #define WT_HF_MAX_ENTRIES 1000000
 #define WT_HF_MAX_DEPTH   64

@@ -39,7 +39,7 @@
 
 #include <stddef.h>
 
-#include "file.h"
+#include "bytes/file.h"
 
 /* The first request's bytes.  (tests/fuzz/fuzz_remote.c builds http.c
 ** with a smaller one, so that most inputs cross it.) */

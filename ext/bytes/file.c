@@ -5,8 +5,8 @@
 #include "file.h"
 
 #include "formats/sniff.h"
-#include "http.h"
-#include "url.h"
+#include "remote/http.h"
+#include "remote/url.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,7 +7,7 @@
 ** function call still uses stays alive until they release it.
 */
 #include "cache.h"
-#include "url.h"
+#include "remote/url.h"
 
 #include <stdlib.h>
 #include <string.h>

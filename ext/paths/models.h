@@ -19,7 +19,7 @@
 #ifndef WT_MODELS_H
 #define WT_MODELS_H
 
-#include "cache.h"
+#include "bytes/cache.h"
 #include "paths.h"
 
 /* What the headers of one model's files say. */

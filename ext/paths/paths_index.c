@@ -27,8 +27,8 @@
 #include <unistd.h>
 
 #include "base/utf8.h"
-#include "file.h"
-#include "url.h"
+#include "bytes/file.h"
+#include "remote/url.h"
 
 /* One weight_map entry while the index is read. */
 typedef struct wt_entry {

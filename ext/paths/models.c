@@ -13,9 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "http.h"
+#include "remote/http.h"
 #include "paths_int.h" /* wt_split_name */
-#include "url.h"
+#include "remote/url.h"
 
 /* One tensor name of a model, for the duplicate check. */
 typedef struct wt_name_ref {

@@ -15,7 +15,7 @@
 
 #include <string.h>
 
-#include "url.h"
+#include "remote/url.h"
 
 /* The rule of paths.h for path[0..n) given what stat(2) said (st). */
 int wt_paths_classify(const char *path, size_t n, int st, size_t *root_n) {

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "source.h"
+#include "bytes/source.h"
 
 /* Write the architecture of s into out (NUL-terminated).  Returns its
 ** length, or 0 when it has none (or it does not fit in cap). */

@@ -24,8 +24,8 @@
 
 #include "formats/sniff.h"
 #include "hf_cache.h"
-#include "http_tree.h"
-#include "url.h"
+#include "remote/http_tree.h"
+#include "remote/url.h"
 
 /* Bytes read from the start of a file to tell its format. */
 #define WT_SNIFF_BYTES 4096

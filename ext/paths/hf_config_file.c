@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "file.h"
-#include "url.h"
+#include "bytes/file.h"
+#include "remote/url.h"
 
 /* Does path end in suffix? */
 static int ends_with(const char *path, const char *suffix) {
