@@ -7,7 +7,7 @@
 ** function call still uses stays alive until they release it.
 */
 #include "cache.h"
-#include "remote/url.h"
+#include "fd.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +76,7 @@ void wt_cache_unref(wt_cache *c) {
 
 /* True when the file at the entry's path still is the file it parsed. */
 static int wt_cache_fresh(const wt_source *s, const struct stat *st) {
-  int64_t mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+  int64_t mtime_ns = wt_stat_mtime_ns(st);
   return (uint64_t)st->st_dev == s->file.dev && (uint64_t)st->st_ino == s->file.ino &&
          (uint64_t)st->st_size == s->file.size && mtime_ns == s->file.mtime_ns;
 }
@@ -102,7 +102,7 @@ static int wt_cache_lookup(wt_cache *c, const char *path, size_t n, int format, 
   wt_entry *e, *prev = NULL;
   if (c == NULL)
     return 0;
-  if (c->remote_off && wt_url_is_remote(path, n))
+  if (c->remote_off && wt_file_is_remote(path, n))
     return 0; /* wt_cache_open() says why */
   for (e = c->head; e != NULL; prev = e, e = e->next) {
     wt_source *s = e->src;
@@ -188,7 +188,7 @@ int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source
 }
 
 int wt_cache_allow(const wt_cache *c, const char *path, size_t n, wt_error *err) {
-  if (c != NULL && c->remote_off && wt_url_is_remote(path, n))
+  if (c != NULL && c->remote_off && wt_file_is_remote(path, n))
     return wt_fail(err, "remote access is off for this connection (weights_remote(1) turns it on)");
   return 0;
 }

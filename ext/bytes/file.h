@@ -8,10 +8,12 @@
 ** truncated or rewritten while a statement reads it is an error, never a
 ** signal (SIGBUS).
 **
-** The operations go through a table of functions (wt_file_ops) so that a
-** remote source (HTTP ranges, issue 13) implements the same interface; the
-** local implementation here uses pread(2) on a descriptor opened
-** O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, regular files only.
+** The operations go through a table of functions (wt_file_ops), so that
+** this interface knows none of its implementations: the local one
+** (local_file.c: pread(2) on a descriptor opened O_RDONLY | O_CLOEXEC |
+** O_NOCTTY | O_NONBLOCK, regular files only) and the remote one
+** (remote/http.c: HTTP Range requests), which registers itself with
+** wt_file_set_remote() for the paths it claims (http://, https://, hf://).
 **
 ** Identity: for a local file (dev, ino, size, mtime_ns) at open.  The
 ** cache (cache.c) compares it with stat(2) to notice a changed file;
@@ -39,6 +41,9 @@ typedef struct wt_file_ops {
   int (*unchanged)(const wt_file *f, wt_error *err);
   /* Release what open took. */
   void (*close)(wt_file *f);
+  /* Optional (NULL: nothing to do): the header of f was read and parsed,
+  ** and is its first n bytes; a remote source keeps them for its next open. */
+  void (*header_read)(const wt_file *f, const unsigned char *bytes, size_t n);
 } wt_file_ops;
 
 struct wt_file {
@@ -47,13 +52,33 @@ struct wt_file {
   uint64_t size;          /* size at open */
   uint64_t dev, ino;      /* identity, for caches (0 for a remote source) */
   int64_t mtime_ns;
-  int remote; /* 1 for an http source (http.h) */
-  void *impl; /* the remote source's state */
+  int remote;          /* 1 for a remote source */
+  uint64_t first_read; /* bytes the open already fetched (0 for a local file) */
+  void *impl;          /* the remote source's state */
 };
 
+/* A kind of byte source chosen by the form of its path. */
+typedef struct wt_file_kind {
+  /* Non-zero when path[0..n) is this kind's (e.g. a URL). */
+  int (*claims)(const char *path, size_t n);
+  /* Open path[0..n) as f; 0, or -1 with err set and f closed. */
+  int (*open)(wt_file *f, const char *path, size_t n, wt_error *err);
+} wt_file_kind;
+
+/* Make kind the source of the paths it claims; every other path is a local
+** file.  Called once, before any open (remote/http.h: wt_remote_register). */
+void wt_file_set_remote(const wt_file_kind *kind);
+
+/* Non-zero when path[0..n) names a remote source (see wt_file_set_remote). */
+int wt_file_is_remote(const char *path, size_t n);
+
+/* Open path[0..n) as a local file: regular files only, never blocking (a
+** FIFO is not opened for reading).  -1 with err set and f closed on failure. */
+int wt_file_open_local(wt_file *f, const char *path, size_t n, wt_error *err);
+
 /* Open path (n bytes, may contain no NUL) as a local file, or as a remote
-** one (http.h) when it is an http://, https:// or hf:// URL.  On failure
-** returns -1 with err set and f left closed. */
+** source when the registered remote kind claims it.  On failure returns -1
+** with err set and f left closed. */
 int wt_file_open(wt_file *f, const char *path, size_t n, wt_error *err);
 
 /* Read bytes [off, off + n) into buf.  Returns 0, or -1 with err set
@@ -70,10 +95,9 @@ int wt_file_unchanged(const wt_file *f, wt_error *err);
 ** caller frees it.  Returns -1 with err set (size over max included). */
 int wt_file_read_all(const wt_file *f, uint64_t max, unsigned char **out, size_t *n, wt_error *err);
 
-/* The format of the file at path from its first bytes (WT_FORMAT_* or 0);
-** 0 for anything that is not a readable regular file.  Never blocks (a
-** FIFO is not read). */
-int wt_file_sniff(const char *path);
+/* The header of f was read and parsed: its first n bytes (see
+** wt_file_ops.header_read). */
+void wt_file_header_read(const wt_file *f, const unsigned char *bytes, size_t n);
 
 /* Close.  Safe on a closed or zeroed wt_file. */
 void wt_file_close(wt_file *f);

@@ -9,6 +9,7 @@
 ** caught there, one that shrank by a read that ends early, and a rewrite
 ** of the same size by a second fstat() (mtime, inode).
 */
+#include "fd.h"
 #include "file_sha256.h"
 
 #include <errno.h>
@@ -22,16 +23,7 @@
 /* Whether a and b describe the same version of a file. */
 static int wt_same_version(const struct stat *a, const struct stat *b) {
   return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
-         a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
-}
-
-/* pread() that retries when interrupted; returns what pread returns. */
-static ssize_t wt_pread_full(int fd, unsigned char *buf, size_t n, off_t at) {
-  ssize_t r;
-  do
-    r = pread(fd, buf, n, at);
-  while (r < 0 && errno == EINTR);
-  return r;
+         wt_stat_mtime_ns(a) == wt_stat_mtime_ns(b);
 }
 
 /* Feed the size bytes of fd to ctx. */
@@ -40,7 +32,7 @@ static int wt_hash_fd(int fd, uint64_t size, EVP_MD_CTX *ctx, unsigned char *buf
   ssize_t r;
   while (at < size) {
     size_t want = size - at < WT_SHA256_CHUNK ? (size_t)(size - at) : WT_SHA256_CHUNK;
-    r = wt_pread_full(fd, buf, want, (off_t)at);
+    r = wt_fd_read_full(fd, buf, want, at);
     if (r < 0)
       return wt_fail(err, "read error at byte %llu: %s", (unsigned long long)at, strerror(errno));
     if (r == 0)
@@ -50,7 +42,7 @@ static int wt_hash_fd(int fd, uint64_t size, EVP_MD_CTX *ctx, unsigned char *buf
       return wt_fail(err, "SHA-256 failed (OpenSSL EVP_DigestUpdate)");
     at += (uint64_t)r;
   }
-  r = wt_pread_full(fd, buf, 1, (off_t)size);
+  r = wt_fd_read_full(fd, buf, 1, size);
   if (r != 0)
     return wt_fail(err, "the file holds more than its %llu bytes: it changed while it was hashed",
                    (unsigned long long)size);

@@ -8,8 +8,8 @@
 ** bytes it needs) the buffer grows to at least twice its size and at least
 ** WT_HEADER_FIRST bytes, only the new bytes are read, and the parse runs
 ** again: a few parses of a header that is read once.  A remote source
-** (http.h) takes the same path with HTTP ranges, starting from the
-** WT_HTTP_FIRST bytes its open read.
+** takes the same path with HTTP ranges, starting from the bytes its open
+** already fetched (wt_file.first_read).
 */
 #include "source.h"
 
@@ -22,7 +22,6 @@
 #include "formats/gguf_parser.h"
 #include "formats/safetensors_parser.h"
 #include "formats/sniff.h"
-#include "remote/http.h"
 
 #define WT_HEADER_FIRST ((uint64_t)64 << 10)
 
@@ -99,7 +98,7 @@ static int wt_parse(wt_source *s, int format, uint64_t avail, uint64_t *need, wt
 
 /* Read the header into s->header and parse it, growing as asked. */
 static int wt_read_header(wt_source *s, int format, wt_error *err) {
-  uint64_t first = s->file.remote ? WT_HTTP_FIRST : WT_HEADER_PROBE; /* remote: what open read */
+  uint64_t first = s->file.first_read > WT_HEADER_PROBE ? s->file.first_read : WT_HEADER_PROBE;
   uint64_t size = s->file.size, want = size < first ? size : first, need = 0;
   int rc;
   for (;;) {
@@ -195,8 +194,7 @@ int wt_source_open(const char *path, size_t n, int format, wt_source **out, wt_e
     wt_source_release(s);
     return -1;
   }
-  if (s->file.remote) /* kept on disk for the next open (disk_cache.h) */
-    wt_http_header_read(&s->file, s->header, s->header_avail);
+  wt_file_header_read(&s->file, s->header, s->header_avail); /* a remote source keeps it */
   *out = s;
   return 0;
 }

@@ -10,6 +10,7 @@
 ** WT_HF_REF_BYTES bytes).
 */
 #define _GNU_SOURCE
+#include "bytes/fd.h"
 #include "hf_locate.h"
 
 #include <dirent.h>
@@ -158,7 +159,7 @@ static int wt_hf_ref_read(wt_hf_scan_state *s, const char *path, const char *nam
     return errno == ENOENT
                ? 0
                : wt_fail(s->err, "cannot read ref file %s: %s", wt_hf_q(q, path), strerror(errno));
-  k = read(fd, buf, WT_HF_REF_BYTES);
+  k = wt_fd_read_full(fd, buf, WT_HF_REF_BYTES, 0);
   close(fd);
   if (k < 0)
     return wt_fail(s->err, "cannot read ref file %s: %s", wt_hf_q(q, path), strerror(errno));

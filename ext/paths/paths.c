@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "formats/sniff.h"
+#include "bytes/fd.h"
 #include "hf_cache.h"
 #include "remote/http_tree.h"
 #include "remote/url.h"
@@ -69,19 +70,14 @@ int wt_paths_model_name(const char *path, size_t n) {
 static void wt_paths_sniff(wt_path_file *f) {
   unsigned char buf[WT_SNIFF_BYTES];
   struct stat st;
-  size_t got = 0;
+  ssize_t r;
+  size_t got;
   int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
     return;
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    while (got < sizeof(buf)) {
-      ssize_t r = pread(fd, buf + got, sizeof(buf) - got, (off_t)got);
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0)
-        break;
-      got += (size_t)r;
-    }
+    r = wt_fd_read_full(fd, buf, sizeof(buf), 0);
+    got = r > 0 ? (size_t)r : 0; /* unreadable: sniffed as empty, its open says why */
     f->format = wt_sniff_format(buf, got, got > f->size ? got : f->size);
     f->what = f->format ? NULL : wt_sniff_describe(buf, got, 0);
   }
@@ -128,7 +124,7 @@ int wt_paths_add_stat(wt_paths *x, const char *path, size_t n, const struct stat
     f->size = (uint64_t)st.st_size;
     f->dev = (uint64_t)st.st_dev;
     f->ino = (uint64_t)st.st_ino;
-    f->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    f->mtime_ns = wt_stat_mtime_ns(&st);
     if (S_ISREG(st.st_mode))
       wt_paths_sniff(f);
   } else if (lstat(f->path, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -286,7 +282,7 @@ static int wt_dispatch(wt_paths *x, char *path, size_t n) {
     x->out->arg_dev = (uint64_t)st.st_dev;
     x->out->arg_ino = (uint64_t)st.st_ino;
     x->out->arg_size = (uint64_t)st.st_size;
-    x->out->arg_mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    x->out->arg_mtime_ns = wt_stat_mtime_ns(&st);
   }
   kind = wt_paths_classify(path, n, have, &root);
   switch (kind) {
@@ -382,8 +378,7 @@ static int wt_same_file(const char *path, int exists, uint64_t dev, uint64_t ino
   if (stat(path, &st) != 0)
     return !exists;
   return exists && (uint64_t)st.st_dev == dev && (uint64_t)st.st_ino == ino &&
-         (S_ISDIR(st.st_mode) || (uint64_t)st.st_size == size) &&
-         (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec == mtime_ns;
+         (S_ISDIR(st.st_mode) || (uint64_t)st.st_size == size) && wt_stat_mtime_ns(&st) == mtime_ns;
 }
 
 int wt_pathlist_fresh(const wt_pathlist *l, const char *arg) {

@@ -19,16 +19,11 @@
 #include "paths_int.h"
 
 #include <cJSON.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/utf8.h"
 #include "bytes/file.h"
-#include "remote/url.h"
 
 /* One weight_map entry while the index is read. */
 typedef struct wt_entry {
@@ -48,61 +43,25 @@ static const cJSON *wt_last_item(const cJSON *o, const char *key) {
   return found;
 }
 
-/* Read the whole remote file url into *text (malloc'd): through the file
-** layer's HTTP source (ranges, ETag checks, the token rules).  0, or -1
-** with why set. */
-static int wt_slurp_url(const char *url, char **text, size_t *size, wt_error *why) {
+/* Read the whole file path (local or remote, through the byte source: a
+** file that changes while it is read is an error, never a cut text) into
+** *text (malloc'd, NUL-terminated).  0, or -1 with why set. */
+static int wt_slurp(const char *path, char **text, size_t *size, wt_error *why) {
   wt_file f;
   unsigned char *bytes;
   int rc;
   *text = NULL;
-  if (wt_file_open(&f, url, strlen(url), why) != 0)
+  if (wt_file_open(&f, path, strlen(path), why) != 0)
     return -1;
   rc = wt_file_read_all(&f, WT_PATHS_MAX_INDEX, &bytes, size, why);
+  if (rc == 0 && wt_file_unchanged(&f, why) != 0) {
+    free(bytes);
+    rc = -1;
+  }
   wt_file_close(&f);
   if (rc == 0)
     *text = (char *)bytes;
   return rc;
-}
-
-/* Read the whole file path into *text (malloc'd).  0, or -1 with why set. */
-static int wt_slurp(const char *path, char **text, size_t *size, wt_error *why) {
-  struct stat st;
-  size_t got = 0;
-  int fd;
-  if (wt_url_is_remote(path, strlen(path)))
-    return wt_slurp_url(path, text, size, why);
-  fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-  *text = NULL;
-  if (fd < 0)
-    return wt_fail(why, "cannot open: %s", strerror(errno));
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return wt_fail(why, "not a regular file");
-  }
-  if ((uint64_t)st.st_size > WT_PATHS_MAX_INDEX) {
-    close(fd);
-    return wt_fail(why, "the file has %llu bytes, over the limit of %d for an index",
-                   (unsigned long long)st.st_size, WT_PATHS_MAX_INDEX);
-  }
-  *size = (size_t)st.st_size;
-  *text = malloc(*size + 1);
-  if (*text == NULL) {
-    close(fd);
-    return wt_fail(why, "out of memory");
-  }
-  while (got < *size) {
-    ssize_t r = pread(fd, *text + got, *size - got, (off_t)got);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      break;
-    got += (size_t)r;
-  }
-  close(fd);
-  *size = got; /* it may have shrunk meanwhile */
-  (*text)[got] = 0;
-  return 0;
 }
 
 /* The byte offset of the first "\u0000" escape inside a string of text,

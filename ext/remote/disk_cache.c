@@ -3,6 +3,8 @@
 */
 #include "disk_cache.h"
 
+#include "bytes/fd.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -143,7 +145,7 @@ static void wt_disk_trim(void) {
       files = p;
     }
     memcpy(files[n].name, d->d_name, len + 1);
-    files[n].mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    files[n].mtime_ns = wt_stat_mtime_ns(&st);
     files[n].bytes = (uint64_t)st.st_size;
     total += files[n].bytes;
     n++;

@@ -1,84 +1,24 @@
 /*
-** http.c: the remote byte source over libcurl.  See http.h.
+** http.c: the remote byte source over libcurl: open (the first range, or
+** the header kept on disk), ranged reads with their checks and retries,
+** and its registration as the source of remote paths.  See http.h.
+** Built without libcurl (make REMOTE=0), http_none.c stands in for it.
 */
-#include "http.h"
+#ifdef WT_REMOTE
 
-#include <stdlib.h>
-#include <string.h>
-
-#include "disk_cache.h"
-#include "http_parse.h"
-#include "url.h"
-
-#ifndef WT_REMOTE
-
-int wt_http_get(const char *url, int token_ok, size_t max, char **body, size_t *n, char **next,
-                wt_error *err) {
-  (void)url;
-  (void)token_ok;
-  (void)max;
-  *body = *next = NULL;
-  *n = 0;
-  return wt_fail(err, "remote files are not supported: this module was built with REMOTE=0");
-}
-
-void wt_http_header_read(const wt_file *f, const unsigned char *bytes, size_t n) {
-  (void)f;
-  (void)bytes;
-  (void)n;
-}
-
-void wt_http_prefetch(const char *const *paths, size_t n) {
-  (void)paths;
-  (void)n;
-}
-
-void wt_http_set_cancel(wt_cancel_fn cancel, void *arg) {
-  (void)cancel;
-  (void)arg;
-}
-
-int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
-  (void)p;
-  (void)n;
-  memset(f, 0, sizeof(*f));
-  f->fd = -1;
-  return wt_fail(err, "remote files are not supported: this module was built with REMOTE=0");
-}
-
-#else
-
-#include <curl/curl.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 #include <time.h>
 
-#define U(x) ((unsigned long long)(x))
+#include "hf_token.h"
+#include "http_int.h"
+#include "url.h"
 
-typedef struct wt_http {
-  CURL *curl;
-  struct curl_slist *hdrs;
-  char *url;            /* the resolved URL */
-  char shown[512];      /* the URL for messages, without user info */
-  char etag[256];       /* the ETag at open, "" when the server sent none */
-  unsigned char *first; /* bytes [0, first_n) read at open */
-  size_t first_n;
-  /* one transfer */
-  unsigned char *dst;
-  uint64_t off;
-  size_t want, got, discarded;
-  int opening;     /* the first request: the size is not known yet */
-  int conditional; /* the first request carries If-None-Match */
-  int from_disk;   /* first[] came from the disk cache, unchanged */
-  int body_started, why;
-  int has_token;     /* an Authorization header is sent */
-  int token_ok;      /* the URL's host is the endpoint's */
-  char *pinned;      /* where the first request was redirected to, used after it */
-  wt_http_resp resp; /* Content-Range and ETag of the last response */
-  uint64_t cr_total; /* the size its Content-Range says */
-} wt_http;
+#define U(x) ((unsigned long long)(x))
 
 static pthread_once_t wt_curl_once = PTHREAD_ONCE_INIT;
 static CURLcode wt_curl_init_rc = CURLE_FAILED_INIT;
@@ -88,6 +28,11 @@ static void wt_curl_init(void) {
   wt_curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
+int wt_curl_ready(void) {
+  pthread_once(&wt_curl_once, wt_curl_init);
+  return wt_curl_init_rc == CURLE_OK ? 0 : -1;
+}
+
 /* CURLOPT_HEADERFUNCTION: keep Content-Range and ETag of the last response. */
 static size_t wt_on_header(char *line, size_t size, size_t count, void *arg) {
   wt_http *h = arg;
@@ -95,11 +40,6 @@ static size_t wt_on_header(char *line, size_t size, size_t count, void *arg) {
   wt_http_resp_line(&h->resp, line, n);
   return n;
 }
-
-typedef struct wt_sink {
-  wt_http *h;
-  const wt_file *f;
-} wt_sink;
 
 /* CURLOPT_WRITEFUNCTION: take the body of a 206 into dst; stop at once on
 ** a 200 (Range ignored), on a wrong Content-Range and on excess bytes. */
@@ -245,8 +185,6 @@ static int wt_same_host(const char *a, const char *b) {
          strcmp(ha, hb) == 0 && pa == pb;
 }
 
-static int wt_http_headers(wt_http *h, int token_ok, const char *etag);
-
 /* Read from where the first request was redirected (the Hub's CDN), so that
 ** later requests skip the redirect; the token goes there only if its host
 ** is the endpoint's.  Nothing changes when that cannot be done. */
@@ -271,9 +209,7 @@ static int wt_http_unpin(wt_http *h) {
   return wt_http_headers(h, h->token_ok, NULL);
 }
 
-/* Set h up for one GET of bytes [off, off + want) into dst, the body going
-** to sink k (which must live until the transfer ends). */
-static void wt_transfer_setup(wt_http *h, uint64_t off, size_t want, void *dst, wt_sink *k) {
+void wt_transfer_setup(wt_http *h, uint64_t off, size_t want, void *dst, wt_sink *k) {
   char range[64];
   h->dst = dst;
   h->off = off;
@@ -332,49 +268,6 @@ static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, voi
   }
 }
 
-/* The Hub token: HF_TOKEN, HUGGING_FACE_HUB_TOKEN, then the token file;
-** CR, LF and surrounding spaces removed.  0 with buf filled ("" for none). */
-static void wt_hf_token(char *buf, size_t size) {
-  const char *v = getenv("HF_TOKEN");
-  char path[4096];
-  size_t n = 0, i, j;
-  buf[0] = 0;
-  if (v == NULL || *v == 0)
-    v = getenv("HUGGING_FACE_HUB_TOKEN");
-  if (v != NULL && *v != 0) {
-    snprintf(buf, size, "%s", v);
-  } else {
-    const char *tp = getenv("HF_TOKEN_PATH"), *home = getenv("HF_HOME");
-    FILE *fp;
-    if (tp != NULL && *tp != 0)
-      snprintf(path, sizeof(path), "%s", tp);
-    else if (home != NULL && *home != 0)
-      snprintf(path, sizeof(path), "%s/token", home);
-    else if ((home = getenv("HOME")) != NULL)
-      snprintf(path, sizeof(path), "%s/.cache/huggingface/token", home);
-    else
-      return;
-    fp = fopen(path, "re");
-    if (fp == NULL)
-      return;
-    n = fread(buf, 1, size - 1, fp);
-    buf[n] = 0;
-    fclose(fp);
-  }
-  for (i = j = 0; buf[i]; i++)
-    if (buf[i] != '\r' && buf[i] != '\n')
-      buf[j++] = buf[i];
-  while (j > 0 && buf[j - 1] == ' ')
-    j--;
-  buf[j] = 0;
-  for (i = 0; buf[i] == ' '; i++)
-    ;
-  memmove(buf, buf + i, j - i + 1);
-  for (i = 0; buf[i]; i++)
-    if ((unsigned char)buf[i] < ' ' || buf[i] == 0x7f)
-      buf[0] = 0; /* never put control bytes in a header */
-}
-
 /* What messages say before their text: the callers name the path, so
 ** only the URL an hf:// path resolved to, "(URL) ". */
 static void wt_shown_url(const char *url, int is_hf, char *out, size_t size) {
@@ -421,10 +314,19 @@ static void wt_http_close(wt_file *f) {
   f->impl = NULL;
 }
 
-static const wt_file_ops wt_http_ops = {wt_http_read_at, wt_http_unchanged, wt_http_close};
+/* header_read: keep the header's bytes on disk (disk_cache.h) unless they
+** came from there. */
+static void wt_http_header_read(const wt_file *f, const unsigned char *bytes, size_t n) {
+  wt_http *h = f->impl;
+  if (h == NULL || (h->from_disk && n <= h->first_n))
+    return; /* nothing new to keep */
+  wt_disk_cache_put(h->url, h->etag, f->size, bytes, n);
+}
 
-/* The request headers: the token when token_ok, If-None-Match when etag. */
-static int wt_http_headers(wt_http *h, int token_ok, const char *etag) {
+static const wt_file_ops wt_http_ops = {wt_http_read_at, wt_http_unchanged, wt_http_close,
+                                        wt_http_header_read};
+
+int wt_http_headers(wt_http *h, int token_ok, const char *etag) {
   char token[4096], line[4200];
   struct curl_slist *l = NULL, *t;
   if (token_ok) {
@@ -453,8 +355,7 @@ static int wt_http_headers(wt_http *h, int token_ok, const char *etag) {
   return 0;
 }
 
-/* Set the options of the easy handle. */
-static int wt_http_setup(wt_http *h) {
+int wt_http_setup(wt_http *h) {
   CURL *c = h->curl;
   long stall = wt_env_long("SQLITE_WEIGHTS_HTTP_STALL", 30, 1, 3600);
   if (curl_easy_setopt(c, CURLOPT_URL, h->url) != CURLE_OK ||
@@ -490,105 +391,12 @@ static int wt_http_use_kept(wt_http *h, wt_file *f, wt_disk_entry *e) {
   return 0;
 }
 
-void wt_http_header_read(const wt_file *f, const unsigned char *bytes, size_t n) {
-  wt_http *h = f->impl;
-  if (h == NULL || (h->from_disk && n <= h->first_n))
-    return; /* nothing new to keep */
-  wt_disk_cache_put(h->url, h->etag, f->size, bytes, n);
-}
-
-/* A whole body being received by wt_http_get. */
-typedef struct wt_body {
-  char *p;
-  size_t n, max;
-  int too_big;
-  char next[WT_URL_MAX + 1]; /* Link rel="next" of the last response */
-} wt_body;
-
-/* CURLOPT_WRITEFUNCTION of wt_http_get: append, within max. */
-static size_t wt_on_whole(char *p, size_t size, size_t count, void *arg) {
-  wt_body *b = arg;
-  size_t n = size * count;
-  char *q;
-  if (n > b->max - b->n) {
-    b->too_big = 1;
-    return 0;
-  }
-  q = realloc(b->p, b->n + n + 1);
-  if (q == NULL)
-    return 0;
-  memcpy(q + b->n, p, n);
-  b->p = q;
-  b->n += n;
-  b->p[b->n] = 0;
-  return n;
-}
-
-/* CURLOPT_HEADERFUNCTION of wt_http_get: keep Link's rel="next" URL. */
-static size_t wt_on_link(char *line, size_t size, size_t count, void *arg) {
-  wt_body *b = arg;
-  size_t n = size * count;
-  wt_http_link_line(line, n, b->next, WT_URL_MAX);
-  return n;
-}
-
-int wt_http_get(const char *url, int token_ok, size_t max, char **body, size_t *n, char **next,
-                wt_error *err) {
-  wt_http h;
-  wt_body b;
-  CURLcode rc;
-  long code = 0;
-  int ret = -1;
-  *body = *next = NULL;
-  *n = 0;
-  memset(&h, 0, sizeof(h));
-  memset(&b, 0, sizeof(b));
-  b.max = max;
-  pthread_once(&wt_curl_once, wt_curl_init);
-  h.url = (char *)url;
-  if (wt_curl_init_rc != CURLE_OK || (h.curl = curl_easy_init()) == NULL ||
-      wt_http_setup(&h) != 0 || wt_http_headers(&h, token_ok, NULL) != 0) {
-    wt_fail(err, "cannot set up an HTTP transfer");
-    goto done;
-  }
-  curl_easy_setopt(h.curl, CURLOPT_WRITEFUNCTION, wt_on_whole);
-  curl_easy_setopt(h.curl, CURLOPT_WRITEDATA, &b);
-  curl_easy_setopt(h.curl, CURLOPT_HEADERFUNCTION, wt_on_link);
-  curl_easy_setopt(h.curl, CURLOPT_HEADERDATA, &b);
-  rc = curl_easy_perform(h.curl);
-  curl_easy_getinfo(h.curl, CURLINFO_RESPONSE_CODE, &code);
-  if (b.too_big)
-    wt_fail(err, "(%s) the listing is over %zu bytes", url, max);
-  else if (rc == CURLE_ABORTED_BY_CALLBACK)
-    wt_fail(err, "(%s) interrupted", url);
-  else if (rc != CURLE_OK)
-    wt_fail(err, "(%s) %s", url, curl_easy_strerror(rc));
-  else if (code == 401 || code == 403)
-    wt_fail(err, "(%s) HTTP %ld: access denied: the repo needs a token: set HF_TOKEN", url, code);
-  else if (code != 200)
-    wt_fail(err, "(%s) HTTP %ld", url, code);
-  else if ((*next = b.next[0] ? strdup(b.next) : NULL) == NULL && b.next[0])
-    wt_fail(err, "out of memory");
-  else {
-    *body = b.p ? b.p : strdup("");
-    *n = b.n;
-    b.p = NULL;
-    ret = *body ? 0 : wt_fail(err, "out of memory");
-  }
-done:
-  if (h.curl != NULL)
-    curl_easy_cleanup(h.curl);
-  curl_slist_free_all(h.hdrs);
-  free(b.p);
-  return ret;
-}
-
 /* The first half of an open: resolve p, set up f's handle and take the
 ** disk cache's entry into *e.  *ready is 1 when no request is needed (a
 ** commit's file kept on disk), else the first fetch is to be made (a
 ** conditional one when *e holds an ETag).  0, or -1 with err set, f closed. */
-static int wt_http_begin(wt_file *f, const char *p, size_t n, wt_disk_entry *e, int *ready,
-                         wt_error *err) {
+int wt_http_begin(wt_file *f, const char *p, size_t n, wt_disk_entry *e, int *ready,
+                  wt_error *err) {
   wt_url u;
   wt_http *h;
   int kept;
@@ -596,8 +404,7 @@ static int wt_http_begin(wt_file *f, const char *p, size_t n, wt_disk_entry *e, 
   memset(f, 0, sizeof(*f));
   memset(e, 0, sizeof(*e));
   f->fd = -1;
-  pthread_once(&wt_curl_once, wt_curl_init);
-  if (wt_curl_init_rc != CURLE_OK)
+  if (wt_curl_ready() != 0)
     return wt_fail(err, "cannot initialise libcurl");
   if (wt_url_resolve(p, n, getenv("HF_ENDPOINT"), &u, err) != 0)
     return -1;
@@ -617,6 +424,7 @@ static int wt_http_begin(wt_file *f, const char *p, size_t n, wt_disk_entry *e, 
   f->ops = &wt_http_ops;
   f->impl = h;
   f->remote = 1;
+  f->first_read = WT_HTTP_FIRST;
   h->curl = curl_easy_init();
   h->first = malloc((size_t)WT_HTTP_FIRST);
   kept = wt_disk_cache_get(h->url, e) == 0;
@@ -641,7 +449,7 @@ static int wt_http_begin(wt_file *f, const char *p, size_t n, wt_disk_entry *e, 
 
 /* The second half: the first fetch ended with rc (0 or -1, err set) and
 ** status code; make f the open file.  0, or -1 with err set, f closed. */
-static int wt_http_finish(wt_file *f, wt_disk_entry *e, int rc, long code, wt_error *err) {
+int wt_http_finish(wt_file *f, wt_disk_entry *e, int rc, long code, wt_error *err) {
   wt_http *h = f->impl;
   uint64_t a, b, t;
   h->opening = 0;
@@ -679,142 +487,11 @@ fail:
   return -1;
 }
 
-/* ---- files opened ahead ---- */
-
-/* A remote file opened by wt_http_prefetch(), waiting for its open. */
-typedef struct wt_warm {
-  char *path;
-  wt_file f;
-} wt_warm;
-
-/* This thread's files opened ahead: a connection is used by one thread at
-** a time, and its statement opens them right after asking. */
-static __thread wt_warm wt_warm_files[WT_HTTP_PARALLEL];
-static __thread size_t wt_n_warm;
-
-/* Move the file opened ahead for p[0..n) into f: 1, or 0 when none is. */
-static int wt_take_warm(wt_file *f, const char *p, size_t n) {
-  size_t i;
-  for (i = 0; i < wt_n_warm; i++) {
-    wt_warm *w = &wt_warm_files[i];
-    if (strlen(w->path) != n || memcmp(w->path, p, n) != 0)
-      continue;
-    *f = w->f;
-    free(w->path);
-    *w = wt_warm_files[--wt_n_warm];
-    return 1;
-  }
-  return 0;
-}
-
-/* Keep f, just opened for path, for its open (f is taken, closed when it
-** cannot be kept). */
-static void wt_keep_warm(const char *path, wt_file *f) {
-  char *copy = wt_n_warm < WT_HTTP_PARALLEL ? strdup(path) : NULL;
-  if (copy == NULL) {
-    wt_file_close(f);
-    return;
-  }
-  wt_warm_files[wt_n_warm].path = copy;
-  wt_warm_files[wt_n_warm++].f = *f;
-}
-
-/* One file being opened by wt_http_prefetch(). */
-typedef struct wt_pending {
-  wt_file f;
-  wt_disk_entry e;
-  wt_sink k;
-  int active, done;
-  CURLcode rc;
-} wt_pending;
-
-/* Run the first requests of p[0..n) at once until all have ended. */
-static void wt_run_all(CURLM *multi, wt_pending *p, size_t n) {
-  CURLMsg *msg;
-  int still = 1, left;
-  size_t i;
-  while (still > 0) {
-    if (curl_multi_perform(multi, &still) != CURLM_OK)
-      break;
-    if (still > 0 && curl_multi_poll(multi, NULL, 0, 1000, NULL) != CURLM_OK)
-      break;
-  }
-  while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
-    for (i = 0; msg->msg == CURLMSG_DONE && i < n; i++) {
-      if (p[i].active && ((wt_http *)p[i].f.impl)->curl == msg->easy_handle) {
-        p[i].done = 1;
-        p[i].rc = msg->data.result;
-      }
-    }
-  }
-}
-
-void wt_http_prefetch(const char *const *paths, size_t n) {
-  wt_pending p[WT_HTTP_PARALLEL];
-  CURLM *multi = NULL;
-  size_t i;
-  wt_error err;
-  while (wt_n_warm > 0) { /* what the last call opened and nobody took */
-    wt_warm *w = &wt_warm_files[--wt_n_warm];
-    free(w->path);
-    wt_file_close(&w->f);
-  }
-  if (n < 2)
-    return; /* one file opens as fast by itself */
-  if (n > WT_HTTP_PARALLEL)
-    n = WT_HTTP_PARALLEL;
-  memset(p, 0, sizeof(p));
-  pthread_once(&wt_curl_once, wt_curl_init);
-  if (wt_curl_init_rc != CURLE_OK || (multi = curl_multi_init()) == NULL)
-    return;
-  for (i = 0; i < n; i++) {
-    int ready;
-    wt_http *h;
-    if (wt_http_begin(&p[i].f, paths[i], strlen(paths[i]), &p[i].e, &ready, &err) != 0)
-      continue; /* its own open says why */
-    if (ready) {
-      wt_keep_warm(paths[i], &p[i].f);
-      continue;
-    }
-    h = p[i].f.impl;
-    p[i].k.h = h;
-    p[i].k.f = &p[i].f;
-    wt_transfer_setup(h, 0, (size_t)WT_HTTP_FIRST, h->first, &p[i].k);
-    if (curl_multi_add_handle(multi, h->curl) != CURLM_OK) {
-      wt_disk_entry_free(&p[i].e);
-      wt_file_close(&p[i].f);
-      continue;
-    }
-    p[i].active = 1;
-  }
-  wt_run_all(multi, p, n);
-  for (i = 0; i < n; i++) {
-    wt_http *h = p[i].f.impl;
-    long code = 0;
-    if (!p[i].active)
-      continue;
-    curl_multi_remove_handle(multi, h->curl);
-    curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
-    /* anything but a clean answer is left to the file's own open, which
-    ** retries and says what is wrong */
-    if (p[i].done && p[i].rc == CURLE_OK &&
-        ((code == 206 && h->body_started && h->why == WT_RESP_OK && h->got == h->want) ||
-         code == 416 || (code == 304 && h->conditional)) &&
-        wt_http_finish(&p[i].f, &p[i].e, 0, code, &err) == 0) {
-      wt_keep_warm(paths[i], &p[i].f);
-      continue;
-    }
-    wt_disk_entry_free(&p[i].e);
-    wt_file_close(&p[i].f);
-  }
-  curl_multi_cleanup(multi);
-}
-
 int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
   wt_disk_entry e;
   long code = 0;
   int ready, rc;
-  if (wt_take_warm(f, p, n))
+  if (wt_http_take_warm(f, p, n))
     return 0;
   if (wt_http_begin(f, p, n, &e, &ready, err) != 0)
     return -1;
@@ -822,6 +499,20 @@ int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
     return 0;
   rc = wt_fetch(f->impl, f, 0, (size_t)WT_HTTP_FIRST, ((wt_http *)f->impl)->first, &code, err);
   return wt_http_finish(f, &e, rc, code, err);
+}
+
+/* Remote paths are this source's (url.h says which). */
+static const wt_file_kind wt_remote_kind = {wt_url_is_remote, wt_http_open};
+
+static pthread_once_t wt_register_once = PTHREAD_ONCE_INIT;
+
+/* Register, once per process. */
+static void wt_register(void) {
+  wt_file_set_remote(&wt_remote_kind);
+}
+
+void wt_remote_register(void) {
+  pthread_once(&wt_register_once, wt_register);
 }
 
 #endif

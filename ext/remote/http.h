@@ -77,8 +77,8 @@ void wt_http_set_cancel(wt_cancel_fn cancel, void *arg);
 int wt_http_get(const char *url, int token_ok, size_t max, char **body, size_t *n, char **next,
                 wt_error *err);
 
-/* The header of f was read and parsed: its first n bytes; keep them in
-** the disk cache (disk_cache.h) unless they came from there. */
-void wt_http_header_read(const wt_file *f, const unsigned char *bytes, size_t n);
+/* Make this the byte source of remote paths (wt_file_set_remote in
+** bytes/file.h), once per process; safe to call from several threads. */
+void wt_remote_register(void);
 
 #endif

@@ -50,6 +50,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "remote/http.h"
 #include "paths/paths.h"
 #include "paths/paths_int.h"
 #include "remote/url.h"
@@ -516,6 +517,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static int made;
   const char *arg;
   size_t hn, n, i;
+  wt_remote_register(); /* remote paths go to the HTTP source, as in the module */
   if (!made) {
     make_tree();
     made = 1;

@@ -151,6 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wt_source *a = NULL, *b = NULL;
   wt_error e1, e2;
   int r1, r2, format;
+  wt_remote_register(); /* remote paths go to the HTTP source, as in the module */
   if (size < 1 || size - 1 > WT_MAX_IN)
     return 0;
   format = data[0] % 3;
