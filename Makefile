@@ -272,6 +272,8 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	  $(BUILD)/asan/slt -e $(BUILD)/asan/weights.so $(SLT_TESTS)
 	@echo "== every test under valgrind"
 	sh tests/logged.sh $(LOGS)/slt-valgrind.log $(VALGRIND) $(BUILD)/slt -e $(MODULE) $(SLT_TESTS)
+	@echo "== the suite on modules with planted faults (tests/mutation_smoke.sh): each must fail"
+	MAKE='$(MAKE)' sh tests/mutation_smoke.sh $(BUILD)/slt $(SLT_TESTS)
 	@sh tests/fixture_skips.sh $(LOGS)
 	@echo "== every test"
 	$(BUILD)/slt -e $(MODULE) $(SLT_TESTS)

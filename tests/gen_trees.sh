@@ -20,8 +20,11 @@
 #   models/        m1/model.safetensors m1/model-extra.safetensors
 #                  m2/model.safetensors m2/notes.txt m3/model_dir.safetensors/
 #                  (a directory) m4/model.bin (for models/*/model*.safetensors)
-#   sharded/       ../shared/fixtures/safetensors/sharded when present, else
-#                  a copy of sharded_gen/
+#   sharded/       model-0000{1..6}-of-00006.safetensors +
+#                  model.safetensors.index.json, six shards as huggingface_hub
+#                  names them (a, b | conv | step | x | the 22 tensors of
+#                  ok_all_dtypes, named for their dtypes | e, of 0 bytes):
+#                  28 tensors, 528 bytes
 #   sharded_gen/   model-0000{1,2,3}-of-00003.safetensors +
 #                  model.safetensors.index.json (a, b | conv | step)
 #   index_bad/     the same shards and broken or unusual indexes, each named
@@ -60,7 +63,6 @@ OUT=$1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ST=$ROOT/build/testdata/safetensors
 GG=$ROOT/build/testdata/gguf
-FIX=$ROOT/../shared/fixtures/safetensors/sharded
 
 for f in "$ST/ok_unaligned.safetensors" "$GG/ok-v3-le.gguf"; do
   if [ ! -f "$f" ]; then
@@ -157,13 +159,30 @@ GOOD="    \"a\": \"$S1\",
 shards sharded_gen
 index sharded_gen/model.safetensors.index.json "$GOOD"
 
-if [ -d "$FIX" ]; then
-  mkdir sharded
-  cp "$FIX"/* sharded/
-  chmod u+w sharded/*
-else
-  cp -R sharded_gen sharded
-fi
+# six shards; ok_all_dtypes names each tensor after its dtype (U64 .. BOOL)
+mkdir sharded
+i=1
+for f in ok_unaligned ok_4d ok_scalar_i64 ok_dtype_F32 ok_all_dtypes ok_zero_size_only; do
+  cp "$ST/$f.safetensors" "sharded/model-0000$i-of-00006.safetensors"
+  i=$((i + 1))
+done
+map=""
+for t in 1:a 1:b 2:conv 3:step 4:x 6:e \
+         5:U64 5:I64 5:F64 5:C64 5:F32 5:U32 5:I32 5:BF16 5:F16 5:U16 5:I16 \
+         5:F8_E5M2FNUZ 5:F8_E4M3FNUZ 5:F8_E8M0 5:F8_E4M3 5:F8_E5M2 5:I8 5:U8 \
+         5:F6_E3M2 5:F6_E2M3 5:F4 5:BOOL; do
+  map="$map${map:+,
+}    \"${t#*:}\": \"model-0000${t%%:*}-of-00006.safetensors\""
+done
+# total_size: 16 + 240 + 8 + 16 + 248 (22 tensors of 4 elements: 496 bits
+# per element summed over the dtypes, / 2) + 0
+write sharded/model.safetensors.index.json "{
+  \"metadata\": {\"total_size\": 528},
+  \"weight_map\": {
+$map
+  }
+}
+"
 
 shards index_bad
 # valid, but not named *.safetensors.index.json: found by its content

@@ -1,0 +1,105 @@
+#!/bin/sh
+# mutation_smoke.sh SLT TEST...: the suite must catch planted faults.
+#
+# For each mutant below, ext/ and the Makefile are copied (times kept) to
+# build/mutants/NAME/, with the objects of build/obj, one line of one source
+# is changed, and the copy's own Makefile rebuilds build/weights.so there:
+# only the changed file is compiled again, with the flags of the real build.
+# The runner SLT then runs the .test files TEST... on that module, and must
+# report failed records (exit status 1; 2, a module that does not load, is
+# an error of this script, not a catch).
+#
+# A mutant names its file by the line it changes, not by a path: the line
+# must occur exactly once in ext/*/*.c and the edit must change the file,
+# or the script fails, so that a mutant whose code moved or changed cannot
+# pass unnoticed.  A control copy, changed only by a comment, must pass.
+#
+# MAKE: the make to run (make's own $(MAKE) from the Makefile).
+set -eu
+
+if [ $# -lt 2 ]; then
+  echo "usage: $0 SLT TEST..." >&2
+  exit 2
+fi
+SLT=$1
+shift
+TESTS=$*
+MAKE=${MAKE:-make}
+OUT=build/mutants
+$MAKE --no-print-directory -s build/weights.so
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+fail() {
+  echo "mutation smoke: $*" >&2
+  exit 1
+}
+
+# build NAME FROM TO: a copy of the module with the one line of ext/ that
+# holds the text FROM (once) holding TO in its place; prints its module.
+build() {
+  dir=$OUT/$1
+  src=$(grep -rlF --include='*.c' -e "$2" ext) || fail "$1: no file of ext/ holds: $2"
+  [ "$(printf '%s\n' "$src" | wc -l)" -eq 1 ] || fail "$1: several files hold: $2:" $src
+  mkdir -p "$dir/build"
+  cp -Rp ext Makefile "$dir/"
+  cp -Rp build/obj "$dir/build/"
+  awk -v from="$2" -v to="$3" '
+    { i = index($0, from) }
+    i { $0 = substr($0, 1, i - 1) to substr($0, i + length(from)); n++ }
+    { print }
+    END { exit n != 1 }' "$src" > "$dir/$src" || fail "$1: $src holds it more than once: $2"
+  ! cmp -s "$src" "$dir/$src" || fail "$1: the edit left $src as it was"
+  $MAKE --no-print-directory -s -C "$dir" build/weights.so > "$dir/build.log" 2>&1 ||
+    { cat "$dir/build.log" >&2; fail "$1: the mutant does not build"; }
+  echo "$dir/build/weights.so"
+}
+
+# run NAME MODULE: the runner's status on the suite (0 passed, 1 failed),
+# its output in build/mutants/NAME/slt.log
+run() {
+  rc=0
+  "$SLT" -e "$2" $TESTS > "$OUT/$1/slt.log" 2>&1 || rc=$?
+  [ $rc -le 1 ] || { tail -5 "$OUT/$1/slt.log" >&2; fail "$1: the runner stopped (status $rc)"; }
+  return $rc
+}
+
+# mutant NAME FROM TO: the suite must fail on this fault
+caught=0
+mutant() {
+  module=$(build "$1" "$2" "$3")
+  if run "$1" "$module"; then
+    fail "$1: not caught: every test passed with '$2' changed to '$3'"
+  fi
+  echo "mutation smoke: $1 caught by $(grep -E ': [1-9][0-9]* errors out of' "$OUT/$1/slt.log" |
+    sed 's/: .*//; s|.*/||' | tr '\n' ' ')"
+  caught=$((caught + 1))
+}
+
+# The control: a comment added to a source must leave every test passing
+# (else the copies are not built as the real module is).
+module=$(build control 'sqlite3_result_blob64(ctx, buf, (sqlite3_uint64)length, sqlite3_free);' \
+  'sqlite3_result_blob64(ctx, buf, (sqlite3_uint64)length, sqlite3_free); /* control */')
+run control "$module" || fail "control: the suite fails on an unchanged copy (see $OUT/control/slt.log)"
+
+# a blob function returns NULL
+mutant blob_null 'sqlite3_result_blob64(ctx, buf, (sqlite3_uint64)length, sqlite3_free);' \
+  'sqlite3_free(buf); sqlite3_result_null(ctx);'
+# a safetensors tensor's data one byte later
+mutant safetensors_offset 't->offset = 8 + p->n + t->data_start;' 't->offset = 9 + p->n + t->data_start;'
+# a GGUF tensor's data one byte later
+mutant gguf_offset 't->offset = m->data_offset + t->data_start;' \
+  't->offset = m->data_offset + t->data_start + 1;'
+# decoders that give 0 for every value: F16, and Q8_0 blocks
+mutant f16_zero 'void wt_dec_f16(const unsigned char *restrict src, size_t n, float *restrict out) {' \
+  'void wt_dec_f16(const unsigned char *restrict src, size_t n, float *restrict out) { memset(out, 0, n * sizeof *out); return;'
+mutant q8_0_zero 'void wt_dec_q8_0(const unsigned char *restrict src, size_t n, float *restrict out) {' \
+  'void wt_dec_q8_0(const unsigned char *restrict src, size_t n, float *restrict out) { memset(out, 0, n * sizeof *out); return;'
+# a shape shown in the other order
+mutant shape_order 'uint64_t d = row_major ? t->dims[t->ndim - 1 - k] : t->dims[k];' \
+  'uint64_t d = row_major ? t->dims[k] : t->dims[t->ndim - 1 - k];'
+# the statistics' sums leave out a chunk's last value (when it is not a
+# multiple of the vector step)
+mutant stats_last 'sums_scalar(x + i, n - i, k, r);' 'sums_scalar(x + i, n - i - (n > i), k, r);'
+
+echo "mutation smoke: all $caught faults caught"
