@@ -46,7 +46,7 @@ int wt_digest_begin(const char *name, size_t n, wt_digest **out, wt_error *err) 
     if (strlen(wt_digest_kinds[i].name) == n && memcmp(wt_digest_kinds[i].name, name, n) == 0)
       break;
   if (i == sizeof(wt_digest_kinds) / sizeof(wt_digest_kinds[0])) {
-    char q[64];
+    char q[WT_QUOTE_SIZE];
     wt_quote(q, sizeof(q), name, n);
     return wt_fail(err, "unknown hash algorithm %s: the algorithms are " WT_DIGEST_NAMES, q);
   }

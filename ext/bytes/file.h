@@ -2,7 +2,7 @@
 ** file.h: the one way this extension reads bytes: a byte source.
 **
 ** A wt_file is a source of bytes with a size and an identity.  Parsers
-** never see it: the io layer reads a header into memory of its own
+** never see it: the bytes layer reads a header into memory of its own
 ** (source.c) and hands the parsers bytes.  Tensor bytes are read with
 ** wt_file_read_at() into the caller's buffer; nothing is mapped, so a file
 ** truncated or rewritten while a statement reads it is an error, never a

@@ -1,6 +1,6 @@
 /*
 ** file_sha256.h: the SHA-256 of a whole file, read as a stream.  Pure C
-** (OpenSSL's libcrypto), no SQLite: the io layer.
+** (OpenSSL's libcrypto), no SQLite: the bytes layer.
 **
 ** The file is read with pread() in chunks of WT_SHA256_CHUNK bytes, never
 ** mapped, so that a file cut short while it is read is an error and not a

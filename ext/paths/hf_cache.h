@@ -1,7 +1,7 @@
 /*
 ** hf_cache.h: what a path means inside a Hugging Face hub cache
 ** (hf_locate.c), and the files it covers (hf_scan.c).  Pure C, file
-** system only (no SQLite, no file content read): the io layer.
+** system only (no SQLite, no file content read): the paths layer.
 **
 ** A hub cache is the folder that huggingface_hub fills (by default
 ** ~/.cache/huggingface/hub, or $HF_HUB_CACHE), found here by its

@@ -5,6 +5,7 @@
 #include "hf_config_file.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -55,7 +56,7 @@ int wt_config_load(const char *path, int flatten, wt_config *cfg, wt_error *err)
 }
 
 const char *wt_config_arch_of(const char *path) {
-  char cfg_path[4096];
+  char cfg_path[PATH_MAX];
   wt_config cfg;
   wt_error e;
   const char *arch;

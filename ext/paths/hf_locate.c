@@ -1,7 +1,7 @@
 /*
 ** hf_locate.c: what a path is in a Hugging Face hub cache (wt_hf_locate,
 ** hf_cache.h), and the helpers the scan shares (hf_locate.h).  Pure C,
-** file system only: the io layer.
+** file system only: the paths layer.
 **
 ** The path's parts are read from the end; the last one named like a repo
 ** folder ("models--ORG--NAME") that has the structure of one is the repo,

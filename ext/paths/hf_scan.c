@@ -1,6 +1,6 @@
 /*
 ** hf_scan.c: the files a path covers in a Hugging Face hub cache
-** (wt_hf_scan, hf_cache.h).  Pure C, file system only: the io layer.
+** (wt_hf_scan, hf_cache.h).  Pure C, file system only: the paths layer.
 **
 ** Directories are listed with readdir() and lstat(); only real
 ** directories are entered (so the walk ends: directories cannot be

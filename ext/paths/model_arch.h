@@ -3,7 +3,7 @@
 ** (formats/name_map.h) and the q/k layout (decode/permute.h).  Layer: io.
 **
 ** A GGUF's architecture is its general.architecture; a safetensors
-** file's is the one its config.json (io/hf_config_file.h) names through
+** file's is the one its config.json (paths/hf_config_file.h) names through
 ** architectures[0] (formats/hf_config.h), and none when there is no
 ** config.json or it names no architecture known to the converter.
 */

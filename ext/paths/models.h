@@ -105,7 +105,7 @@ int wt_resolve_cached(wt_cache *cache, const char *path, size_t n, int format, c
 int wt_resolve_model(wt_cache *cache, const char *path, size_t n, int format, wt_pathlist *l,
                      size_t *m, wt_model_facts *facts, wt_error *err);
 
-/* Open ahead, at once (io/http.h), the remote files of the next items of a
+/* Open ahead, at once (remote/http.h), the remote files of the next items of a
 ** walk: ids[from..n) (ids NULL: from..n themselves), file ids, or model ids
 ** when models (then only models in scope of format, unless format < 0),
 ** stopping at WT_HTTP_PARALLEL files; local files and files the cache

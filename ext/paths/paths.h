@@ -44,7 +44,7 @@
 ** pointer, an HTML page, a pickle or zip checkpoint: formats/sniff.h).
 ** README.md, config.json and the like are not model files.
 **
-** A directory of a Hugging Face hub cache (io/hf_cache.h: the hub, a
+** A directory of a Hugging Face hub cache (paths/hf_cache.h: the hub, a
 ** models--org--name folder, snapshots/, a snapshot or a folder in one) is
 ** listed by wt_hf_scan(): the model files of every snapshot in it, each a
 ** file of its revision (a blob two revisions share is a file of each),

@@ -1,9 +1,9 @@
 /*
-** disk_cache.h: remote headers kept on disk (issue 13), so that a second
+** disk_cache.h: remote headers kept on disk, so that a second
 ** query of the same remote model costs no request (an immutable revision:
 ** a 40-hex commit in an hf:// path) or one conditional request
 ** (If-None-Match with the ETag kept: 304 means the kept bytes still hold).
-** io layer; no SQLite.
+** remote layer; no SQLite.
 **
 ** Where: $SQLITE_WEIGHTS_CACHE_DIR, else $XDG_CACHE_HOME/sqlite-weights,
 ** else ~/.cache/sqlite-weights (made 0700).  One file per URL, named by

@@ -11,8 +11,9 @@
 
 #include <stddef.h>
 
-/* The longest token file path looked at. */
+/* The longest token file path looked at, and the longest token used. */
 #define WT_HF_TOKEN_PATH_MAX 4096
+#define WT_HF_TOKEN_MAX      4096
 
 /* The token into buf (size bytes), CR, LF and surrounding spaces removed;
 ** "" when there is none, or when it holds a control byte (it is never put

@@ -20,6 +20,9 @@
 
 #define U(x) ((unsigned long long)(x))
 
+/* Room for a request header's name and ": " before its value. */
+#define WT_HEADER_NAME_MAX 64
+
 static pthread_once_t wt_curl_once = PTHREAD_ONCE_INIT;
 static CURLcode wt_curl_init_rc = CURLE_FAILED_INIT;
 
@@ -327,7 +330,7 @@ static const wt_file_ops wt_http_ops = {wt_http_read_at, wt_http_unchanged, wt_h
                                         wt_http_header_read};
 
 int wt_http_headers(wt_http *h, int token_ok, const char *etag) {
-  char token[4096], line[4200];
+  char token[WT_HF_TOKEN_MAX], line[WT_HF_TOKEN_MAX + WT_HEADER_NAME_MAX];
   struct curl_slist *l = NULL, *t;
   if (token_ok) {
     wt_hf_token(token, sizeof(token));

@@ -1,6 +1,6 @@
 /*
-** http.h: the remote byte source (issue 13): a wt_file read by HTTP Range
-** requests through libcurl.  io layer; no SQLite.
+** http.h: the remote byte source: a wt_file read by HTTP Range
+** requests through libcurl.  remote layer; no SQLite.
 **
 ** wt_http_open() sends one GET with "Range: bytes=0-(WT_HTTP_FIRST-1)" and
 ** takes the size from the 206's Content-Range (no HEAD: CDNs strip sizes

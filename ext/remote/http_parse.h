@@ -1,7 +1,7 @@
 /*
 ** http_parse.h: the pure parts of the remote byte source (http.c): what
 ** the response headers of a range request say and whether the response is
-** the one asked for.  io layer; no libcurl, no I/O, no SQLite, so that the
+** the one asked for.  remote layer; no libcurl, no I/O, no SQLite, so that the
 ** fuzzer (tests/fuzz/fuzz_http.c) can call it with any bytes.
 **
 ** http.c feeds every header line of a response to wt_http_resp_line()

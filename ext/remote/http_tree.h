@@ -1,6 +1,6 @@
 /*
-** http_tree.h: the model files of an hf:// repo or folder (issue 13), from
-** the Hub's tree API.  io layer; no SQLite.
+** http_tree.h: the model files of an hf:// repo or folder, from
+** the Hub's tree API.  remote layer; no SQLite.
 **
 ** hf://ORG/REPO[@REV] and hf://ORG/REPO[@REV]/FOLDER/ (see url.h) are
 ** listed with GET ENDPOINT/api/models/ORG/REPO/tree/REV[/FOLDER]

@@ -1,7 +1,7 @@
 /*
-** url.h: remote paths (issue 13): recognise http://, https:// and hf://
+** url.h: remote paths: recognise http://, https:// and hf://
 ** arguments and resolve them to the URL to fetch.  Pure C: no I/O, no
-** environment (the caller passes HF_ENDPOINT), no SQLite; io layer.
+** environment (the caller passes HF_ENDPOINT), no SQLite; remote layer.
 **
 **   http://host[:port]/path, https://...   fetched as given
 **   hf://ORG/REPO[@REV]/PATH               ENDPOINT/ORG/REPO/resolve/REV/PATH

@@ -1,6 +1,6 @@
 /*
 ** functions.c: the scalar SQL functions that read files' headers and
-** bytes (layer: sql; files through io/, descriptions from formats/).
+** bytes (layer: sql; files through bytes/ and paths/, descriptions from formats/).
 **
 **   safetensors_blob(path, name [, offset [, length]])  tensor bytes (BLOB)
 **   gguf_blob(path, name [, offset [, length]])         tensor bytes (BLOB)
@@ -12,13 +12,19 @@
 **   weights_cache_stats()                               the cache's counters
 **   weights_remote([on])                                remote paths on/off
 **
+** For example:
+**
+**   SELECT length(tensor_blob('build/demo/tiny-llama.gguf', 'output_norm.weight')),
+**          tensor_hash('build/demo/tiny-llama.gguf', 'output_norm.weight');
+**   256  d60c7ede5fc0a38b26282af8c4d65ec2      (64 F32 values; XXH3-128, as xxhsum -H2)
+**
 ** tensor_compare, which decodes values, is values.c's; both register
 ** through wt_register_one() (functions.h).
 **
 ** The blob functions read bytes with pread straight into the result,
 ** after checking that the range lies inside the tensor and that the result
 ** fits the connection's SQLITE_LIMIT_LENGTH; tensor_hash streams the bytes
-** through the hash (io/digest.h) in chunks of WT_READ_CHUNK.  A file that got shorter or
+** through the hash (bytes/digest.h) in chunks of WT_READ_CHUNK.  A file that got shorter or
 ** changed since it was parsed is an error ("file changed while in use"),
 ** never a signal and never a mix of two versions.
 */
@@ -220,7 +226,7 @@ static const wt_tensor *wt_func_tensor(sqlite3_context *ctx, sqlite3_value **arg
 static void wt_blob_result(sqlite3_context *ctx, const char *fn, wt_source *src, const wt_tensor *t,
                            sqlite3_int64 offset, sqlite3_int64 length) {
   sqlite3_int64 limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
-  char q[160];
+  char q[WT_QUOTE_SIZE];
   char *msg = NULL;
   void *buf;
   wt_error e;
@@ -313,7 +319,7 @@ done:
   return rc;
 }
 
-/* tensor_hash(path, name [, algorithm]): the hash (io/digest.h; default
+/* tensor_hash(path, name [, algorithm]): the hash (bytes/digest.h; default
 ** xxh3-128) of the tensor's bytes as lower-case hex, the canonical
 ** big-endian form that xxhsum, sha1sum and sha256sum print. */
 static void wt_hash_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {

@@ -1,6 +1,6 @@
 /*
 ** values.c: the numbers inside tensors, in SQL.
-** Layer: sql (decoding through decode/, files through io/).
+** Layer: sql (decoding through decode/, files through bytes/ and paths/).
 **
 **   tensor_values(path, name [, start [, count]])   one row per value
 **   tensor_stats(path [, tensor])                    one row per tensor
