@@ -2018,6 +2018,16 @@ static void test_qk_permute(void) {
        !wt_qk_arch_permutes("qwen2") && !wt_qk_arch_permutes("gemma3") &&
        !wt_qk_arch_permutes(NULL);
   report("q/k: which names and architectures", ok);
+  /* q: head_count; k: head_count_kv, or head_count without it; no other
+  ** tensor, no architecture kept in the checkpoint's order */
+  ok = wt_qk_heads("llama", "blk.2.attn_q.weight", 19, 32, 8) == 32 &&
+       wt_qk_heads("llama", "blk.2.attn_k.weight", 19, 32, 8) == 8 &&
+       wt_qk_heads("granite", "blk.2.attn_k.bias", 17, 32, 0) == 32 &&
+       wt_qk_heads("llama", "blk.2.attn_v.weight", 19, 32, 8) == 0 &&
+       wt_qk_heads("qwen2", "blk.2.attn_q.weight", 19, 32, 8) == 0 &&
+       wt_qk_heads("gemma2", "blk.2.attn_k.weight", 19, 32, 8) == 0 &&
+       wt_qk_heads(NULL, "blk.2.attn_q.weight", 19, 32, 8) == 0;
+  report("q/k: the heads to un-permute by", ok);
 }
 
 int main(int argc, char **argv) {

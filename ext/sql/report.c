@@ -149,11 +149,13 @@ static int wt_model_tensors(wt_report *r, const char *path, wt_rmodel *m) {
 }
 
 /* Read the facts of a GGUF model's metadata: architecture, name, context
-** length, vocabulary size, heads. */
+** length, vocabulary size, heads (scalar integers only, as
+** tensor_compare() reads them: a per-layer array is no head count). */
 static int wt_model_gguf_facts(wt_report *r, const char *path, wt_rmodel *m) {
   sqlite3_stmt *q = wt_report_query(r,
                                     "SELECT key, CASE WHEN type = 'ARRAY' THEN count ELSE value "
-                                    "END FROM gguf_metadata(?1)",
+                                    "END, type = 'ARRAY' OR typeof(value) <> 'integer' "
+                                    "FROM gguf_metadata(?1)",
                                     path);
   sqlite3_int64 vocab_size = 0;
   int rc;
@@ -172,13 +174,14 @@ static int wt_model_gguf_facts(wt_report *r, const char *path, wt_rmodel *m) {
     else if ((dot = strchr(key, '.')) != NULL && m->arch != NULL &&
              (size_t)(dot - key) == strlen(m->arch) && strncmp(key, m->arch, dot - key) == 0) {
       sqlite3_int64 v = sqlite3_column_int64(q, 1);
+      int scalar = sqlite3_column_int(q, 2) == 0 && v >= 0;
       if (strcmp(dot, ".context_length") == 0)
         m->ctx_len = v;
       else if (strcmp(dot, ".vocab_size") == 0)
         vocab_size = v;
-      else if (strcmp(dot, ".attention.head_count") == 0)
+      else if (strcmp(dot, ".attention.head_count") == 0 && scalar)
         m->n_head = v;
-      else if (strcmp(dot, ".attention.head_count_kv") == 0)
+      else if (strcmp(dot, ".attention.head_count_kv") == 0 && scalar)
         m->n_head_kv = v;
     }
   }
