@@ -24,7 +24,7 @@
 
 #include "decode/permute.h"
 #include "formats/name_map.h"
-#include "report.h"
+#include "report_diff.h"
 #include "report/names.h"
 #include "report/page.h"
 #include "report/sample.h"

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_model.h"
 #include "report/names.h"
 #include "report/page.h"
 #include "report/sample.h"
@@ -70,11 +70,6 @@ static int wt_group_key(int layer) {
          : layer >= 0               ? layer
          : layer == WT_LAYER_OUTPUT ? 1 << 30
                                     : (1 << 30) + 1;
-}
-
-int wt_report_cmp_int(const void *a, const void *b) {
-  int x = *(const int *)a, y = *(const int *)b;
-  return x < y ? -1 : x > y;
 }
 
 /* The distinct layer groups of m, in page order, into g (room for m->n).
