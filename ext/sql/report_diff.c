@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode/decode.h"
 #include "decode/permute.h"
 #include "formats/name_map.h"
 #include "report_diff.h"
@@ -47,7 +48,7 @@ typedef struct wt_pair {
   int a, b;     /* indexes in the models */
   int permuted; /* q/k rows read un-permuted */
   int compared; /* same number of values: d is set */
-  wt_diff d;
+  wt_compare d; /* tensor_compare()'s accumulator */
 } wt_pair;
 
 static int wt_key_cmp(const void *x, const void *y) {
@@ -105,12 +106,13 @@ static int wt_compare_pair(wt_report *r, const wt_rmodel *a, const wt_rmodel *b,
   const wt_rtensor *ta = &a->t[p->a], *tb = &b->t[p->b];
   const wt_rmodel *gm = a_hf ? b : a; /* the GGUF */
   const wt_rtensor *tg = a_hf ? tb : ta;
-  sqlite3_int64 rows = tg->rows, cols, i, j, n;
+  sqlite3_int64 rows = tg->rows, cols, i, n;
   uint64_t start[WT_SAMPLE_WINDOWS], count[WT_SAMPLE_WINDOWS], heads = 0;
   wt_error e;
   if (ta->numel != tb->numel || ta->numel == 0)
     return 0;
   p->compared = 1;
+  wt_compare_init(&p->d);
   if (a_hf != b_hf)
     heads = wt_qk_heads(gm->arch, tg->name, strlen(tg->name), (uint64_t)gm->n_head,
                         (uint64_t)gm->n_head_kv);
@@ -131,8 +133,7 @@ static int wt_compare_pair(wt_report *r, const wt_rmodel *a, const wt_rmodel *b,
           wt_report_values(r, b->path, tb->name, rb * cols, n, vb) != n)
         return wt_report_fail(r, "%s: could not read %lld values of '%s'", a->path, (long long)n,
                               ta->name);
-      for (j = 0; j < n; j++)
-        wt_diff_add(&p->d, va[j], vb[j]);
+      wt_compare_add_f64(&p->d, va, vb, (size_t)n);
     }
     return 0;
   }
@@ -143,8 +144,7 @@ static int wt_compare_pair(wt_report *r, const wt_rmodel *a, const wt_rmodel *b,
         wt_report_values(r, b->path, tb->name, (sqlite3_int64)start[i], c, vb) != c)
       return wt_report_fail(r, "%s: could not read %lld values of '%s'", a->path, (long long)c,
                             ta->name);
-    for (j = 0; j < c; j++)
-      wt_diff_add(&p->d, va[j], vb[j]);
+    wt_compare_add_f64(&p->d, va, vb, (size_t)c);
   }
   return 0;
 }
@@ -205,7 +205,7 @@ static void wt_list_lone(wt_html *b, const char *id, const char *title, const wt
 }
 
 /* The dtype (shape = 0) or shape (shape = 1) of t, "" when unknown. */
-static const char *wt_field(const wt_rtensor *t, int shape) {
+static const char *wt_dtype_or_shape(const wt_rtensor *t, int shape) {
   const char *s = shape ? t->shape : t->dtype;
   return s ? s : "";
 }
@@ -215,7 +215,8 @@ static int wt_count_changed(const wt_rmodel *a, const wt_rmodel *m, const wt_pai
                             int shape) {
   int i, n = 0;
   for (i = 0; i < np; i++)
-    n += strcmp(wt_field(&a->t[p[i].a], shape), wt_field(&m->t[p[i].b], shape)) != 0;
+    n += strcmp(wt_dtype_or_shape(&a->t[p[i].a], shape), wt_dtype_or_shape(&m->t[p[i].b], shape)) !=
+         0;
   return n;
 }
 
@@ -229,13 +230,13 @@ static void wt_list_changed(wt_html *b, const wt_rmodel *a, const wt_rmodel *m, 
                      : "<th>a</th><th>b</th><th>dtype in a</th><th>in b</th>");
   for (i = 0; i < np; i++) {
     const wt_rtensor *ta = &a->t[p[i].a], *tb = &m->t[p[i].b];
-    if (strcmp(wt_field(ta, shape), wt_field(tb, shape)) == 0)
+    if (strcmp(wt_dtype_or_shape(ta, shape), wt_dtype_or_shape(tb, shape)) == 0)
       continue;
     wt_html_lit(b, "<tr class=\"item\">");
     wt_td(b, "name", ta->name);
     wt_td(b, "name", tb->name);
-    wt_td(b, "", wt_field(ta, shape));
-    wt_td(b, "", wt_field(tb, shape));
+    wt_td(b, "", wt_dtype_or_shape(ta, shape));
+    wt_td(b, "", wt_dtype_or_shape(tb, shape));
     wt_html_lit(b, "</tr>");
   }
   wt_html_lit(b, "</table></details>");
@@ -258,17 +259,19 @@ static void wt_diff_lists(wt_html *b, const wt_rmodel *a, const wt_rmodel *m, co
                "<th class=\"n\">cosine</th>");
   for (i = 0; i < np; i++) {
     const wt_pair *q = &p[i];
+    wt_compare_summary s;
     if (!q->compared)
       continue;
+    wt_compare_summarize(&q->d, &s);
     wt_html_lit(b, "<tr class=\"pair\">");
     wt_td(b, "name", a->t[q->a].name);
     wt_td(b, "name", m->t[q->b].name);
     wt_html_printf(b, "<td class=\"n\">%llu%s</td><td class=\"n\" data-rel-l2=\"%.17g\">",
                    (unsigned long long)q->d.count, q->permuted ? " (rows un-permuted)" : "",
-                   wt_diff_rel_l2(&q->d));
-    wt_fmt_rel(b, wt_diff_rel_l2(&q->d));
-    wt_html_printf(b, "</td><td class=\"n\" data-cosine=\"%.17g\">", wt_diff_cosine(&q->d));
-    wt_fmt_cos(b, wt_diff_cosine(&q->d));
+                   s.rel_l2);
+    wt_fmt_rel(b, s.rel_l2);
+    wt_html_printf(b, "</td><td class=\"n\" data-cosine=\"%.17g\">", s.cosine);
+    wt_fmt_cos(b, s.cosine);
     wt_html_lit(b, "</td></tr>");
   }
   wt_html_lit(b, "</table></details></section>\n");
@@ -293,7 +296,7 @@ static int wt_diff_heatmaps(wt_report *r, const wt_rmodel *a, const wt_rmodel *m
   const char *cols[WT_KIND_COUNT];
   wt_html *b = &r->out;
   int *layers = sqlite3_malloc64((size_t)(np + 1) * sizeof(int)), nl = 0, i, j, k;
-  wt_diff *cell = NULL;
+  wt_compare *cell = NULL;
   double *rel = NULL, *cos = NULL;
   char(*labels)[32] = NULL;
   const char **rows = NULL;
@@ -340,26 +343,29 @@ static int wt_diff_heatmaps(wt_report *r, const wt_rmodel *a, const wt_rmodel *m
     rc = wt_report_fail(r, "out of memory");
     goto done;
   }
-  memset(cell, 0, (size_t)nl * WT_KIND_COUNT * sizeof(*cell));
+  for (i = 0; i < nl * WT_KIND_COUNT; i++)
+    wt_compare_init(&cell[i]);
   for (i = 0; i < np; i++) { /* the norms of a layer add up into one cell */
     const wt_rtensor *t = &a->t[p[i].a];
     int *at;
-    wt_diff *c;
+    wt_compare *c;
     if (!p[i].compared || t->layer < 0 || t->kind < 0)
       continue;
     at = bsearch(&t->layer, layers, (size_t)nl, sizeof(int), wt_report_cmp_int);
     if (at == NULL)
       continue;
     c = &cell[(at - layers) * WT_KIND_COUNT + t->kind];
-    wt_diff_merge(c, &p[i].d);
+    wt_compare_merge(c, &p[i].d);
   }
   for (i = 0; i < nl; i++) {
     wt_report_layer_label(layers[i], labels[i], 32);
     rows[i] = labels[i];
     for (k = 0; k < WT_KIND_COUNT; k++) {
-      const wt_diff *c = &cell[i * WT_KIND_COUNT + k];
-      rel[i * WT_KIND_COUNT + k] = c->count ? wt_diff_rel_l2(c) : NAN;
-      cos[i * WT_KIND_COUNT + k] = c->count ? wt_diff_cosine(c) : NAN;
+      const wt_compare *c = &cell[i * WT_KIND_COUNT + k];
+      wt_compare_summary s;
+      wt_compare_summarize(c, &s);
+      rel[i * WT_KIND_COUNT + k] = c->count ? s.rel_l2 : NAN;
+      cos[i * WT_KIND_COUNT + k] = c->count ? s.cosine : NAN;
     }
   }
   for (k = 0; k < WT_KIND_COUNT; k++)
