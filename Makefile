@@ -163,9 +163,11 @@ $(BUILD)/demo/.stamp: $(BUILD)/gen_model
 # Generated test files: rewritten whenever a generator changes.
 testdata: $(BUILD)/testdata/.stamp
 
-# The memory planner's models, one per architecture (tests/memory*.test).
-$(BUILD)/arch/.stamp: tests/gen_arch_gguf.py
+# The memory planner's models, one per architecture (tests/memory*.test),
+# and checkpoint/conversion pairs for the diff report (tests/report.test).
+$(BUILD)/arch/.stamp: tests/gen_arch_gguf.py tests/gen_pairs.py
 	/usr/bin/python3 tests/gen_arch_gguf.py $(BUILD)/arch
+	/usr/bin/python3 tests/gen_pairs.py $(BUILD)/arch/pairs
 	touch $@
 
 $(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf tests/gen_trees.sh tests/gen_hf_cache.py tests/gen_values.py

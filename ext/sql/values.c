@@ -557,8 +557,8 @@ static int64_t wt_compare_heads(sqlite3_context *ctx, sqlite3_value *opt, const 
   const wt_tensor *tg = tb, *th = ta;
   const char *text;
   char arch[64], mapped[512];
-  uint64_t heads = 0;
-  int kind, n;
+  uint64_t heads = 0, heads_kv = 0;
+  int n;
   *side = 1;
   if (a->model.format == WT_FORMAT_GGUF && b->model.format != WT_FORMAT_GGUF) {
     g = a, h = b, tg = ta, th = tb;
@@ -575,17 +575,16 @@ static int64_t wt_compare_heads(sqlite3_context *ctx, sqlite3_value *opt, const 
       return 0;
     if (text != NULL && strcmp(text, "auto") == 0) {
       if (g->model.format != WT_FORMAT_GGUF || h->model.format != WT_FORMAT_SAFETENSORS ||
-          (kind = wt_qk_kind(tg->name.p, tg->name.n)) == 0 ||
-          wt_source_arch(g, arch, sizeof(arch)) == 0 || !wt_qk_arch_permutes(arch))
+          wt_source_arch(g, arch, sizeof(arch)) == 0)
         return 0;
       n = wt_name_hf_to_gguf(arch, th->name.p, th->name.n, mapped, sizeof(mapped));
       if (n <= 0 || (size_t)n != tg->name.n || memcmp(mapped, tg->name.p, tg->name.n) != 0)
         return 0;
       if (wt_source_arch_uint(g, "attention.head_count", &heads) != 0)
         return 0;
-      if (kind == 'k')
-        wt_source_arch_uint(g, "attention.head_count_kv", &heads);
-      return heads > 0 && heads <= INT64_MAX ? (int64_t)heads : 0;
+      wt_source_arch_uint(g, "attention.head_count_kv", &heads_kv);
+      heads = wt_qk_heads(arch, tg->name.p, tg->name.n, heads, heads_kv);
+      return heads <= INT64_MAX ? (int64_t)heads : 0;
     }
   }
   sqlite3_result_error(ctx,
