@@ -10,14 +10,14 @@
 **   tables     safetensors, safetensors_metadata, gguf, gguf_metadata,
 **              gguf_array, tensors (sql/tables.c), weights_files,
 **              weights_models (sql/catalog.c),
-**              tensor_values, tensor_stats (sql/values.c),
+**              tensor_values (sql/values.c), tensor_stats (sql/stats.c),
 **              gguf_memory (sql/memory.c),
 **              tensor_histogram (sql/histogram_table.c),
 **              model_config (sql/model_config.c)
 **   functions  safetensors_blob, gguf_blob, tensor_blob, tensor_hash,
 **              safetensors_info, gguf_info, weights_version,
 **              weights_cache_stats, weights_remote (sql/functions.c),
-**              tensor_compare (sql/values.c), file_sha256
+**              tensor_compare (sql/compare.c), file_sha256
 **              (sql/hash_functions.c), weights_report (sql/report.c)
 ** and makes remote paths (http://, https://, hf://) go to the HTTP byte
 ** source (remote/http.h).  sqlite3_weights_init is the only symbol the
@@ -29,6 +29,7 @@
 #include <sqlite3ext.h>
 
 #include "remote/http.h"
+#include "sql/compare.h"
 #include "sql/functions.h"
 #include "sql/hash_functions.h"
 #include "sql/memory.h"
@@ -36,6 +37,7 @@
 #include "sql/histogram_table.h"
 #include "sql/report.h"
 #include "sql/tables.h"
+#include "sql/stats.h"
 #include "sql/values.h"
 
 SQLITE_EXTENSION_INIT1
@@ -73,7 +75,7 @@ WT_EXPORT int sqlite3_weights_init(sqlite3 *db, char **pzErrMsg, const sqlite3_a
   if (rc == SQLITE_OK)
     rc = wt_register_functions(db, cache);
   if (rc == SQLITE_OK)
-    rc = wt_register_value_functions(db, cache);
+    rc = wt_register_compare(db, cache);
   if (rc == SQLITE_OK)
     rc = wt_register_hash_functions(db);
   if (rc == SQLITE_OK)
