@@ -5,7 +5,8 @@
 **
 ** A hub cache is the folder that huggingface_hub fills (by default
 ** ~/.cache/huggingface/hub, or $HF_HUB_CACHE), found here by its
-** structure wherever it is (shared/reference/hf-cache.md):
+** structure wherever it is (the layout huggingface_hub writes:
+** src/huggingface_hub/file_download.py and its "Understand caching" guide):
 **
 **   HUB/models--ORG--NAME/          one repo folder per repo ("datasets--",
 **       blobs/SHA256 or GITSHA1     "spaces--" for the other kinds); the

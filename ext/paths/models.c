@@ -23,6 +23,8 @@ typedef struct wt_name_ref {
   size_t part;
 } wt_name_ref;
 
+/* ============================= A model's checks ============================= */
+
 /* qsort() order of names: bytewise, then shorter first, then by part. */
 static int wt_name_ref_cmp(const void *a, const void *b) {
   const wt_name_ref *x = a, *y = b;
@@ -107,6 +109,8 @@ static int wt_open_format(const wt_path_model *m, const wt_path_file *f, int for
     return WT_FORMAT_GGUF;
   return f->format; /* 0: by content, which says what it is when it is neither */
 }
+
+/* ========================= Sources kept for a scan ========================== */
 
 void wt_scope_keep_free(wt_scope_keep *k) {
   size_t i;
@@ -226,6 +230,8 @@ static int wt_model_check_keep(wt_cache *cache, const wt_pathlist *l, size_t mi,
   return rc;
 }
 
+/* ======================== Remote files opened ahead ========================= */
+
 /* Add file i of l to the remote files to open ahead, unless it is local,
 ** failed already, or open in the cache or in keep.  0, or -1 when paths
 ** is full. */
@@ -297,6 +303,8 @@ int wt_scope_check(wt_cache *cache, const wt_pathlist *l, int format, wt_scope_k
   wt_http_prefetch(NULL, 0); /* nothing opened ahead stays open */
   return failing;
 }
+
+/* =================== Resolving a (path, name) to a tensor =================== */
 
 int wt_path_is_plain_file(const char *path, size_t n) {
   struct stat st;

@@ -31,6 +31,8 @@
 /* Bytes read from the start of a file to tell its format. */
 #define WT_SNIFF_BYTES 4096
 
+/* ======================== Helpers of the paths files ======================== */
+
 int wt_paths_oom(wt_error *err) {
   return wt_fail(err, "out of memory");
 }
@@ -64,6 +66,8 @@ int wt_paths_model_name(const char *path, size_t n) {
   return wt_paths_ends(path, n, ".safetensors") || wt_paths_ends(path, n, ".gguf") ||
          wt_paths_ends(path, n, ".safetensors.index.json");
 }
+
+/* ============================ The list of files ============================= */
 
 /* Fill f's format and what from its first bytes (a regular file only;
 ** never blocks: O_NONBLOCK, and the type is checked again after open). */
@@ -199,6 +203,8 @@ size_t wt_paths_lookup(const wt_paths *x, const char *path) {
   found = tfind(&key, &x->added, wt_added_cmp);
   return found != NULL ? (*found)->id : WT_NONE;
 }
+
+/* ======================== One argument, by its rule ========================= */
 
 /* Remove the "./" that a walk of "." put in front of every path. */
 static void wt_strip_dot(wt_pathlist *l) {
@@ -369,6 +375,8 @@ int wt_paths_expand(const char *arg, size_t n, int format, wt_pathlist *out, wt_
   }
   return 0;
 }
+
+/* ========================== Freshness and lookups =========================== */
 
 /* True when stat(2) of path matches the identity recorded (or both say
 ** it does not exist). */

@@ -1,7 +1,7 @@
 /*
 ** http.c: the remote byte source over libcurl: open (the first range, or
-** the header kept on disk), ranged reads with their checks and retries,
-** and its registration as the source of remote paths.  See http.h.
+** the header kept on disk), ranged reads with their checks and retries
+** (http_register.c makes it the source of remote paths).  See http.h.
 ** Built without libcurl (make REMOTE=0), http_none.c stands in for it.
 */
 #ifdef WT_REMOTE
@@ -22,6 +22,8 @@
 
 /* Room for a request header's name and ": " before its value. */
 #define WT_HEADER_NAME_MAX 64
+
+/* ======================== libcurl and its callbacks ========================= */
 
 static pthread_once_t wt_curl_once = PTHREAD_ONCE_INIT;
 static CURLcode wt_curl_init_rc = CURLE_FAILED_INIT;
@@ -68,6 +70,8 @@ static size_t wt_on_body(char *p, size_t size, size_t count, void *arg) {
   h->got += n;
   return n;
 }
+
+/* =========================== Interrupts and waits =========================== */
 
 /* Seconds since some fixed time. */
 static double wt_now(void) {
@@ -117,6 +121,8 @@ static int wt_sleep(double s) {
   }
   return wt_cancelled() ? -1 : 0;
 }
+
+/* ======================= Transfers and their retries ======================== */
 
 /* An integer from the environment variable name, or def. */
 static long wt_env_long(const char *name, long def, long lo, long hi) {
@@ -271,6 +277,8 @@ static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, voi
   }
 }
 
+/* ======================= The byte source's operations ======================= */
+
 /* What messages say before their text: the callers name the path, so
 ** only the URL an hf:// path resolved to, "(URL) ". */
 static void wt_shown_url(const char *url, int is_hf, char *out, size_t size) {
@@ -328,6 +336,8 @@ static void wt_http_header_read(const wt_file *f, const unsigned char *bytes, si
 
 static const wt_file_ops wt_http_ops = {wt_http_read_at, wt_http_unchanged, wt_http_close,
                                         wt_http_header_read};
+
+/* =================================== Open =================================== */
 
 int wt_http_headers(wt_http *h, int token_ok, const char *etag) {
   char token[WT_HF_TOKEN_MAX], line[WT_HF_TOKEN_MAX + WT_HEADER_NAME_MAX];
@@ -502,20 +512,6 @@ int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
     return 0;
   rc = wt_fetch(f->impl, f, 0, (size_t)WT_HTTP_FIRST, ((wt_http *)f->impl)->first, &code, err);
   return wt_http_finish(f, &e, rc, code, err);
-}
-
-/* Remote paths are this source's (url.h says which). */
-static const wt_file_kind wt_remote_kind = {wt_url_is_remote, wt_http_open};
-
-static pthread_once_t wt_register_once = PTHREAD_ONCE_INIT;
-
-/* Register, once per process. */
-static void wt_register(void) {
-  wt_file_set_remote(&wt_remote_kind);
-}
-
-void wt_remote_register(void) {
-  pthread_once(&wt_register_once, wt_register);
 }
 
 #endif

@@ -4,11 +4,9 @@
 */
 #ifndef WT_REMOTE
 
-#include <pthread.h>
 #include <string.h>
 
 #include "http.h"
-#include "url.h"
 
 int wt_http_get(const char *url, int token_ok, size_t max, char **body, size_t *n, char **next,
                 wt_error *err) {
@@ -36,20 +34,6 @@ int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
   memset(f, 0, sizeof(*f));
   f->fd = -1;
   return wt_fail(err, "remote files are not supported: this module was built with REMOTE=0");
-}
-
-/* Remote paths are this source's (url.h says which). */
-static const wt_file_kind wt_remote_kind = {wt_url_is_remote, wt_http_open};
-
-static pthread_once_t wt_register_once = PTHREAD_ONCE_INIT;
-
-/* Register, once per process. */
-static void wt_register(void) {
-  wt_file_set_remote(&wt_remote_kind);
-}
-
-void wt_remote_register(void) {
-  pthread_once(&wt_register_once, wt_register);
 }
 
 #endif

@@ -56,6 +56,8 @@ typedef struct wt_func_aux {
   wt_func_memo memo[2]; /* argument 0, and 2 (tensor_compare's second side) */
 } wt_func_aux;
 
+/* ======================= Finding a file and a tensor ======================== */
+
 /* Report an error that names the function and, when known, the path. */
 static void wt_func_error(sqlite3_context *ctx, const char *fn, const char *path, const char *msg) {
   char *z = wt_error_message(fn, path, msg);
@@ -222,6 +224,8 @@ static const wt_tensor *wt_func_tensor(sqlite3_context *ctx, sqlite3_value **arg
   return t;
 }
 
+/* ============================ The blob functions ============================ */
+
 /* Read bytes [offset, offset+length) of tensor t into the result. */
 static void wt_blob_result(sqlite3_context *ctx, const char *fn, wt_source *src, const wt_tensor *t,
                            sqlite3_int64 offset, sqlite3_int64 length) {
@@ -294,6 +298,8 @@ static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   wt_source_release(src);
 }
 
+/* =============================== tensor_hash ================================ */
+
 /* Feed tensor t's bytes to d, read in chunks of WT_READ_CHUNK.  Returns
 ** 0, or -1 with err set. */
 static int wt_hash_tensor(const wt_source *src, const wt_tensor *t, wt_digest *d, wt_error *err) {
@@ -362,6 +368,8 @@ static void wt_hash_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   wt_source_release(src);
 }
+
+/* ====================== safetensors_info and gguf_info ====================== */
 
 /* ",\"file_type\":...,\"bits_per_weight\":..." for *_info(): GGUF's
 ** general.file_type by name (and id), read from header; the bits per
@@ -470,6 +478,8 @@ static void wt_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   wt_source_release(src);
 }
 
+/* ========================== The module's own state ========================== */
+
 /* weights_version(): the version this module was built as. */
 static void wt_version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
@@ -502,6 +512,8 @@ static void wt_remote_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     on = sqlite3_value_int(argv[0]) != 0;
   sqlite3_result_int(ctx, wt_cache_remote(aux->cache, on));
 }
+
+/* =============================== Registration =============================== */
 
 /* Destructor of a registration's user data. */
 static void wt_func_aux_free(void *p) {

@@ -298,7 +298,7 @@ static int wt_diff_heatmaps(wt_report *r, const wt_rmodel *a, const wt_rmodel *m
   int *layers = sqlite3_malloc64((size_t)(np + 1) * sizeof(int)), nl = 0, i, j, k;
   wt_compare *cell = NULL;
   double *rel = NULL, *cos = NULL;
-  char(*labels)[32] = NULL;
+  char(*labels)[WT_LABEL_SIZE] = NULL;
   const char **rows = NULL;
   int rc = 0;
   if (layers == NULL)
@@ -337,7 +337,7 @@ static int wt_diff_heatmaps(wt_report *r, const wt_rmodel *a, const wt_rmodel *m
   cell = sqlite3_malloc64((size_t)nl * WT_KIND_COUNT * sizeof(*cell));
   rel = sqlite3_malloc64((size_t)nl * WT_KIND_COUNT * sizeof(double));
   cos = sqlite3_malloc64((size_t)nl * WT_KIND_COUNT * sizeof(double));
-  labels = sqlite3_malloc64((size_t)nl * 32);
+  labels = sqlite3_malloc64((size_t)nl * WT_LABEL_SIZE);
   rows = sqlite3_malloc64((size_t)nl * sizeof(char *));
   if (cell == NULL || rel == NULL || cos == NULL || labels == NULL || rows == NULL) {
     rc = wt_report_fail(r, "out of memory");
@@ -358,7 +358,7 @@ static int wt_diff_heatmaps(wt_report *r, const wt_rmodel *a, const wt_rmodel *m
     wt_compare_merge(c, &p[i].d);
   }
   for (i = 0; i < nl; i++) {
-    wt_report_layer_label(layers[i], labels[i], 32);
+    wt_report_layer_label(layers[i], labels[i], WT_LABEL_SIZE);
     rows[i] = labels[i];
     for (k = 0; k < WT_KIND_COUNT; k++) {
       const wt_compare *c = &cell[i * WT_KIND_COUNT + k];

@@ -149,7 +149,7 @@ static int wt_model_bars(wt_report *r, const wt_rmodel *m) {
   int *g = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(int));
   const char **labels = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(char *) * 2);
   double *vals = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(double) * (WT_MAX_SERIES + 2));
-  char(*glabel)[32] = sqlite3_malloc64((size_t)(m->n + 1) * 32);
+  char(*glabel)[WT_LABEL_SIZE] = sqlite3_malloc64((size_t)(m->n + 1) * WT_LABEL_SIZE);
   int nd, ng, ns, i, j, k, rc = 0;
   if (d == NULL || g == NULL || labels == NULL || vals == NULL || glabel == NULL) {
     rc = wt_report_fail(r, "out of memory");
@@ -178,7 +178,7 @@ static int wt_model_bars(wt_report *r, const wt_rmodel *m) {
   for (i = 0; i < ns; i++)
     labels[i] = i == WT_MAX_SERIES && nd > ns ? "other dtypes" : d[i].dtype;
   for (i = 0; i < ng; i++) {
-    wt_report_layer_label(g[i], glabel[i], 32);
+    wt_report_layer_label(g[i], glabel[i], WT_LABEL_SIZE);
     labels[ns + i] = glabel[i];
   }
   wt_html_lit(b, "<section id=\"layers\"><h2>Bytes and parameters per layer, by dtype</h2>"
@@ -425,7 +425,7 @@ static int wt_model_tensor_table(wt_report *r, const wt_rmodel *m) {
   wt_html_lit(b, "<section id=\"tensors\"><h2>Every tensor</h2>");
   for (i = 0; i < m->n; i = j) {
     int layer = m->t[(uint32_t)order[i]].layer;
-    char label[32];
+    char label[WT_LABEL_SIZE];
     double bytes = 0;
     for (j = i; j < m->n && m->t[(uint32_t)order[j]].layer == layer; j++)
       bytes += (double)m->t[(uint32_t)order[j]].nbytes;

@@ -69,4 +69,7 @@ int wt_report_cmp_int(const void *a, const void *b);
 /* The label of a layer group: "layer 3", "embedding", "output", "other". */
 void wt_report_layer_label(int layer, char *out, size_t n);
 
+/* Room for a layer group's label. */
+#define WT_LABEL_SIZE 32
+
 #endif
