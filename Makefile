@@ -16,7 +16,10 @@ VERSION := 0.1.0
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
-WARN    := -Wall -Wextra -Werror
+# -Werror in make test and CI; the Python and Node installs build with
+# WERROR= so that a newer compiler's new warning cannot break a user's install.
+WERROR  ?= -Werror
+WARN    := -Wall -Wextra $(WERROR)
 STD     := -std=gnu11
 CJSON_CFLAGS = $(shell pkg-config --cflags libcjson 2>/dev/null || echo -I/usr/include/cjson)
 CJSON_LIBS   = $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
@@ -30,21 +33,23 @@ MODULE  := $(BUILD)/weights.so
 BASE_SRC    := $(sort $(wildcard ext/base/*.c))
 FORMATS_SRC := $(sort $(wildcard ext/formats/*.c))
 DECODE_SRC  := $(sort $(wildcard ext/decode/*.c))
-IO_SRC      := $(sort $(wildcard ext/io/*.c))
+BYTES_SRC   := $(sort $(wildcard ext/bytes/*.c))
+REMOTE_SRC  := $(sort $(wildcard ext/remote/*.c))
+PATHS_SRC   := $(sort $(wildcard ext/paths/*.c))
 REPORT_SRC  := $(sort $(wildcard ext/report/*.c))
 PLAN_SRC    := $(sort $(wildcard ext/plan/*.c))
 SQL_SRC     := $(sort $(wildcard ext/sql/*.c)) ext/weights.c
 PARSER_SRC  := $(BASE_SRC) $(FORMATS_SRC)
-EXT_SRC     := $(PARSER_SRC) $(DECODE_SRC) $(IO_SRC) $(PLAN_SRC) $(REPORT_SRC) $(SQL_SRC)
+EXT_SRC     := $(PARSER_SRC) $(DECODE_SRC) $(BYTES_SRC) $(REMOTE_SRC) $(PATHS_SRC) $(PLAN_SRC) $(REPORT_SRC) $(SQL_SRC)
 EXT_HDR     := $(wildcard ext/*/*.h)
 
 # One object per source, with its header dependencies (-MMD), so that
 # `make -j` compiles in parallel and a change rebuilds what it touches.
 EXT_OBJ     := $(EXT_SRC:ext/%.c=$(BUILD)/obj/%.o)
-EXT_CFLAGS   = $(WARN) $(STD) -fPIC -Iext -DWEIGHTS_VERSION='"$(VERSION)"' $(CJSON_CFLAGS) -MMD -MP
+EXT_CFLAGS   = $(WARN) $(STD) -fPIC -fvisibility=hidden -Iext -DWEIGHTS_VERSION='"$(VERSION)"' $(CJSON_CFLAGS) -MMD -MP
 EXT_LIBS     = $(CJSON_LIBS) -lxxhash -lcrypto -lm
 
-# Remote files over http(s):// and hf:// (ext/io/http.c) need libcurl;
+# Remote files over http(s):// and hf:// (ext/remote/http.c) need libcurl;
 # `make REMOTE=0` builds without it (remote paths then give an error).
 REMOTE ?= 1
 ifeq ($(REMOTE),1)
@@ -113,7 +118,7 @@ $(BUILD)/decode_test: tests/decode_test.c $(DECODE_TEST_OBJ) | $(BUILD)
 
 # Unit tests of the Hugging Face cache module, against what
 # tests/gen_hf_cache.py wrote (build/testdata/hf/manifest.tsv).
-HF_TEST_OBJ := $(BASE_SRC:ext/%.c=$(BUILD)/obj/%.o) $(addprefix $(BUILD)/obj/io/,hf_locate.o hf_scan.o file_sha256.o)
+HF_TEST_OBJ := $(BASE_SRC:ext/%.c=$(BUILD)/obj/%.o) $(addprefix $(BUILD)/obj/,paths/hf_locate.o paths/hf_scan.o bytes/file_sha256.o bytes/fd.o)
 $(BUILD)/hf_cache_test: tests/hf_cache_test.c $(HF_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/hf_cache_test.c $(HF_TEST_OBJ) -lcrypto
 
@@ -122,21 +127,21 @@ REPORT_TEST_OBJ := $(REPORT_SRC:ext/%.c=$(BUILD)/obj/%.o)
 $(BUILD)/report_test: tests/report_test.c $(REPORT_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/report_test.c $(REPORT_TEST_OBJ) -lm
 
-# Unit tests of remote path resolution (ext/io/url.c), worked out by hand.
-$(BUILD)/url_test: tests/url_test.c ext/io/url.c ext/io/url.h $(BASE_SRC) | $(BUILD)
-	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext -o $@ tests/url_test.c ext/io/url.c $(BASE_SRC)
+# Unit tests of remote path resolution (ext/remote/url.c), worked out by hand.
+$(BUILD)/url_test: tests/url_test.c ext/remote/url.c ext/remote/url.h $(BASE_SRC) | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext -o $@ tests/url_test.c ext/remote/url.c $(BASE_SRC)
 
-# Unit tests of the checks of a range response (ext/io/http_parse.c), by hand.
-$(BUILD)/http_parse_test: tests/http_parse_test.c ext/io/http_parse.c ext/io/http_parse.h | $(BUILD)
-	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext -o $@ tests/http_parse_test.c ext/io/http_parse.c
+# Unit tests of the checks of a range response (ext/remote/http_parse.c), by hand.
+$(BUILD)/http_parse_test: tests/http_parse_test.c ext/remote/http_parse.c ext/remote/http_parse.h | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext -o $@ tests/http_parse_test.c ext/remote/http_parse.c
 
 # The parsers given a file's first bytes a piece at a time say what they say
 # given all of it (tests/prefix_test.c), under AddressSanitizer + UBSan.
 $(BUILD)/prefix_test: tests/prefix_test.c $(PARSER_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/prefix_test.c $(PARSER_SRC) $(EXT_LIBS)
 
-# Unit tests of a parked source (io/source.h): bytes only from the file parsed.
-PARK_TEST_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o) $(IO_SRC:ext/%.c=$(BUILD)/obj/%.o)
+# Unit tests of a parked source (bytes/source.h): bytes only from the file parsed.
+PARK_TEST_OBJ := $(patsubst ext/%.c,$(BUILD)/obj/%.o,$(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC) $(PATHS_SRC))
 $(BUILD)/park_test: tests/park_test.c $(PARK_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/park_test.c $(PARK_TEST_OBJ) $(EXT_LIBS)
 
@@ -158,9 +163,11 @@ $(BUILD)/demo/.stamp: $(BUILD)/gen_model
 # Generated test files: rewritten whenever a generator changes.
 testdata: $(BUILD)/testdata/.stamp
 
-# The memory planner's models, one per architecture (tests/memory*.test).
-$(BUILD)/arch/.stamp: tests/gen_arch_gguf.py
+# The memory planner's models, one per architecture (tests/memory*.test),
+# and checkpoint/conversion pairs for the diff report (tests/report.test).
+$(BUILD)/arch/.stamp: tests/gen_arch_gguf.py tests/gen_pairs.py
 	/usr/bin/python3 tests/gen_arch_gguf.py $(BUILD)/arch
+	/usr/bin/python3 tests/gen_pairs.py $(BUILD)/arch/pairs
 	touch $@
 
 $(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf tests/gen_trees.sh tests/gen_hf_cache.py tests/gen_values.py
@@ -223,6 +230,8 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
           $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/arch/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
+	sh tests/exports_test.sh $(MODULE)
+	/usr/bin/python3 tests/check_layers.py $(BUILD)/obj
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
 	tail -1 $(BUILD)/decode_test.log
 	$(VALGRIND) $(BUILD)/hf_cache_test $(BUILD)/testdata/hf > $(BUILD)/hf_cache_test.log || \
@@ -257,7 +266,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	/usr/bin/python3 tests/python_pkg_test.py
 	sh tests/node_pkg_test.sh
 	sh tests/report_test.sh $(MODULE)
-	/usr/bin/python3 tests/check_readme.py README.md
+	/usr/bin/python3 tests/check_readme.py README.md docs/*.md tests/fuzz/README.md
 	MAKE='$(MAKE)' sh tests/install_test.sh $(MODULE)
 	sh tests/llama_oracle.sh --check
 	@echo "== every test under AddressSanitizer + UBSan"
@@ -370,17 +379,15 @@ FUZZ_SRC_fuzz_gguf        := $(PARSER_SRC)
 FUZZ_SRC_fuzz_gguf_values := $(PARSER_SRC)
 FUZZ_SRC_fuzz_decode      := $(PARSER_SRC) $(DECODE_SRC)
 FUZZ_SRC_fuzz_report      := $(REPORT_SRC)
-FUZZ_SRC_fuzz_hf_names    := $(BASE_SRC) ext/io/hf_locate.c ext/io/hf_scan.c
-FUZZ_SRC_fuzz_paths_index := $(PARSER_SRC) $(filter ext/io/paths%.c,$(IO_SRC)) ext/io/file.c \
-                             ext/io/hf_locate.c ext/io/hf_scan.c ext/io/file_sha256.c \
-                             ext/io/url.c ext/io/http.c ext/io/http_tree.c ext/io/disk_cache.c
-FUZZ_SRC_fuzz_url         := $(BASE_SRC) ext/io/url.c
+FUZZ_SRC_fuzz_hf_names    := $(BASE_SRC) ext/paths/hf_locate.c ext/paths/hf_scan.c ext/bytes/fd.c
+FUZZ_SRC_fuzz_paths_index := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC) \
+                             $(filter ext/paths/paths%.c ext/paths/hf_%.c,$(PATHS_SRC))
+FUZZ_SRC_fuzz_url         := $(BASE_SRC) ext/remote/url.c
 FUZZ_SRC_fuzz_hf_config   := $(PARSER_SRC)
-FUZZ_SRC_fuzz_http        := ext/io/http_parse.c
-FUZZ_SRC_fuzz_hf_tree     := $(BASE_SRC) ext/io/url.c ext/io/http_tree.c ext/io/http.c ext/io/disk_cache.c
+FUZZ_SRC_fuzz_http        := ext/remote/http_parse.c
+FUZZ_SRC_fuzz_hf_tree     := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC)
 # The real remote source (http.c built with WT_REMOTE) over tests/fuzz/fake_curl.c, not libcurl.
-FUZZ_SRC_fuzz_remote      := $(PARSER_SRC) ext/io/source.c ext/io/file.c ext/io/url.c ext/io/http.c \
-                             ext/io/http_parse.c ext/io/disk_cache.c tests/fuzz/fake_curl.c
+FUZZ_SRC_fuzz_remote      := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC) tests/fuzz/fake_curl.c
 FUZZ_FLAGS_fuzz_remote    := -DWT_REMOTE -DWEIGHTS_VERSION='"fuzz"' -Itests/fuzz \
                              -DWT_HTTP_FIRST='((uint64_t)64 << 10)'
 FUZZ_SRC_fuzz_memory      := $(PARSER_SRC) $(PLAN_SRC)

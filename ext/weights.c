@@ -6,23 +6,30 @@
 ** derives the entry point sqlite3_weights_init from the file name.
 **
 ** Layer: sql (the top; ext/README.md draws the layers).  It registers, on
-** each connection, with one header cache (io/cache.h) that all share:
+** each connection, with one header cache (bytes/cache.h) that all share:
 **   tables     safetensors, safetensors_metadata, gguf, gguf_metadata,
 **              gguf_array, tensors (sql/tables.c), weights_files,
 **              weights_models (sql/catalog.c),
-**              tensor_values, tensor_stats (sql/values.c),
+**              tensor_values (sql/values.c), tensor_stats (sql/stats.c),
 **              gguf_memory (sql/memory.c),
 **              tensor_histogram (sql/histogram_table.c),
 **              model_config (sql/model_config.c)
 **   functions  safetensors_blob, gguf_blob, tensor_blob, tensor_hash,
 **              safetensors_info, gguf_info, weights_version,
-**              weights_cache_stats (sql/functions.c), tensor_compare
-**              (sql/values.c), file_sha256 (sql/hash_functions.c),
-**              weights_report (sql/report.c)
+**              weights_cache_stats, weights_remote (sql/functions.c),
+**              tensor_compare (sql/compare.c), file_sha256
+**              (sql/hash_functions.c), weights_report (sql/report.c)
+** and makes remote paths (http://, https://, hf://) go to the HTTP byte
+** source (remote/http.h).  sqlite3_weights_init is the only symbol the
+** module exports: everything else is built with -fvisibility=hidden, so
+** that a host process that also has ggml (or any library with a function
+** of the same name) keeps its own and ours stays ours.
 ** See README.md for the SQL reference.
 */
 #include <sqlite3ext.h>
 
+#include "remote/http.h"
+#include "sql/compare.h"
 #include "sql/functions.h"
 #include "sql/hash_functions.h"
 #include "sql/memory.h"
@@ -30,15 +37,20 @@
 #include "sql/histogram_table.h"
 #include "sql/report.h"
 #include "sql/tables.h"
+#include "sql/stats.h"
 #include "sql/values.h"
 
 SQLITE_EXTENSION_INIT1
 
+/* What the module exports (the build hides everything else). */
 #ifdef _WIN32
-__declspec(dllexport)
+#define WT_EXPORT __declspec(dllexport)
+#else
+#define WT_EXPORT __attribute__((visibility("default")))
 #endif
-    /* Register every table and function of the extension on db. */
-    int sqlite3_weights_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi) {
+
+/* Register every table and function of the extension on db. */
+WT_EXPORT int sqlite3_weights_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi) {
   static const wt_table_def *const tables[] = {
       &wt_safetensors_table,   &wt_safetensors_metadata_table, &wt_gguf_table,
       &wt_gguf_metadata_table, &wt_gguf_array_table,           &wt_tensors_table,
@@ -54,6 +66,7 @@ __declspec(dllexport)
     *pzErrMsg = sqlite3_mprintf("sqlite-weights needs SQLite 3.31 or later (DIRECTONLY)");
     return SQLITE_ERROR;
   }
+  wt_remote_register();   /* remote paths are read by the HTTP source */
   cache = wt_cache_new(); /* one per connection, freed with the last registration */
   if (cache == NULL)
     return SQLITE_NOMEM;
@@ -62,7 +75,7 @@ __declspec(dllexport)
   if (rc == SQLITE_OK)
     rc = wt_register_functions(db, cache);
   if (rc == SQLITE_OK)
-    rc = wt_register_value_functions(db, cache);
+    rc = wt_register_compare(db, cache);
   if (rc == SQLITE_OK)
     rc = wt_register_hash_functions(db);
   if (rc == SQLITE_OK)

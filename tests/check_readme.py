@@ -1,12 +1,15 @@
 #!/usr/bin/python3
-"""check_readme.py [README]: run the README's examples and compare their output,
-so that the documentation cannot drift from the code.
+"""check_readme.py [FILE.md ...]: run the examples of the README and of docs/*.md
+and compare their output, so that the documentation cannot drift from the code.
 
 Run from the repository root after `make build/weights.so build/demo/.stamp`:
 
-    /usr/bin/python3 tests/check_readme.py README.md
+    /usr/bin/python3 tests/check_readme.py README.md docs/*.md tests/fuzz/README.md
 
-Conventions (what the README must follow for an example to be checked):
+Without arguments it checks those files.  Every command runs from the
+repository root, whichever file holds it.
+
+Conventions (what a file must follow for an example to be checked):
 
 1. Transcript: a fenced block without an info string whose first line starts
    with "$ ".  Each "$ COMMAND" line is run with bash from the repository root.
@@ -31,20 +34,31 @@ Conventions (what the README must follow for an example to be checked):
    missing: tests/node_test.sh installs it).  If the next
    fenced block (only blank lines between) is a ```text block, it is exactly
    the program's standard output.
-4. In commands, the installed module path /usr/local/lib/sqlite-weights/weights
+4. ```sql blocks (examples on files that are not there: remote paths, your
+   own folders) are not run: each statement is prepared, as EXPLAIN STATEMENT,
+   on a connection with build/weights loaded, so every table, column and
+   function it names must exist and take that many arguments.  Statements
+   end with ';'; comments are allowed.
+5. In commands, the installed module path /usr/local/lib/sqlite-weights/weights
    is replaced by the absolute path of build/weights, so install one-liners are
    checked too (tests/install_test.sh checks the installed file itself).
 
 Output is compared line by line, ignoring trailing whitespace at the end of
 lines and blank lines at the end.  Other fenced blocks (error messages,
-tables of values) are listed as not checked.  The README's statement of the
+tables of values) are listed as not checked.  A file's statement of the
 version ("The version of the module, `X`") must match the Makefile's VERSION.
+
+Every relative link of a file, [text](path) or [text](path#anchor) outside
+fenced blocks, must name a file or folder that exists (relative to the file),
+and an anchor a heading of that Markdown file (as GitHub makes anchors:
+lower case, punctuation dropped, spaces as '-').
 
 Last line: "readme: N passed, M failed, K not checked"; exit status 1 if
 anything failed or nothing was checked.
 """
 
 import difflib
+import glob
 import os
 import re
 import shutil
@@ -52,7 +66,8 @@ import sqlite3
 import subprocess
 import sys
 
-README = sys.argv[1] if len(sys.argv) > 1 else "README.md"
+DOCS = sys.argv[1:] or ["README.md"] + sorted(glob.glob("docs/*.md")) + ["tests/fuzz/README.md"]
+README = DOCS[0]  # the file being checked
 ROOT = os.getcwd()
 INSTALLED = "/usr/local/lib/sqlite-weights/weights"
 LOCAL = os.path.join(ROOT, "build", "weights")
@@ -60,6 +75,7 @@ MARK = "@@check_readme:end-of-input@@"
 TIMEOUT = 120
 
 passed = failed = unchecked = 0
+sql_conn = None  # the connection ```sql blocks are prepared on
 
 
 def report(ok, where, what, detail=""):
@@ -82,7 +98,7 @@ def norm(lines):
 
 
 def diff(expected, actual):
-    return "\n".join(difflib.unified_diff(expected, actual, "README (expected)", "actual", lineterm="", n=2))
+    return "\n".join(difflib.unified_diff(expected, actual, README + " (expected)", "actual", lineterm="", n=2))
 
 
 def run(cmd, stdin="", env=None, argv=None):
@@ -107,8 +123,8 @@ def status_problem(rc, err):
     return None
 
 
-def parse_blocks(text):
-    """Fenced blocks: (first line number, info string, lines)."""
+def parse_blocks(text, quiet=False):
+    """Fenced blocks: (first line number, info string, lines, last line number)."""
     blocks, cur = [], None
     lines = text.split("\n")
     for i, line in enumerate(lines, 1):
@@ -120,7 +136,7 @@ def parse_blocks(text):
             cur = None
         elif cur is not None:
             cur[2].append(line)
-    if cur is not None:
+    if cur is not None and not quiet:
         report(False, "%s:%d" % (README, cur[0]), "fenced block never closed")
     return blocks
 
@@ -241,7 +257,76 @@ def skip_block(start, info, reason):
     print("skip:   %s:%d: ```%s block not checked: %s" % (README, start, info, reason))
 
 
-def main():
+def check_sql(start, lines):
+    """Prepare each statement of a ```sql block (EXPLAIN) with the module loaded."""
+    global sql_conn
+    if sql_conn is None:
+        sql_conn = sqlite3.connect(":memory:")
+        sql_conn.enable_load_extension(True)
+        sql_conn.load_extension(LOCAL)
+        sql_conn.enable_load_extension(False)
+    stmt, first = "", None
+    for k, line in enumerate(lines):
+        if not stmt.strip():
+            first = start + 1 + k
+        stmt += line + "\n"
+        if not sqlite3.complete_statement(stmt):
+            continue
+        label = next(l for l in stmt.split("\n") if l.strip() and not l.lstrip().startswith("--")).strip()
+        try:
+            sql_conn.execute("EXPLAIN " + stmt)
+            report(True, "%s:%d" % (README, first), "prepares: " + label)
+        except sqlite3.Error as e:
+            report(False, "%s:%d" % (README, first), "prepares: " + label, str(e))
+        stmt = ""
+    if stmt.strip():
+        report(False, "%s:%d" % (README, first or start), "incomplete SQL statement (missing ';'?)", stmt)
+
+
+def anchor(heading):
+    """The anchor GitHub gives a Markdown heading."""
+    text = re.sub(r"`", "", heading.strip().lower())
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(path):
+    """Every anchor of a Markdown file (a repeated heading gets -1, -2, ...)."""
+    with open(path) as f:
+        text = f.read()
+    fenced = {n for start, _, _, end in parse_blocks(text, quiet=True) for n in range(start, end + 1)}
+    seen, out = {}, set()
+    for n, line in enumerate(text.split("\n"), 1):
+        m = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if m and n not in fenced:
+            a = anchor(m.group(1))
+            out.add(a if a not in seen else "%s-%d" % (a, seen[a]))
+            seen[a] = seen.get(a, 0) + 1
+    return out
+
+
+def check_links(text, blocks):
+    """Every relative link names a file that exists, and an anchor one of its headings."""
+    fenced = {n for start, _, _, end in blocks for n in range(start, end + 1)}
+    here = os.path.dirname(README)
+    for n, line in enumerate(text.split("\n"), 1):
+        if n in fenced:
+            continue
+        for target in re.findall(r"\]\(([^)\s]+)\)", re.sub(r"`[^`]*`", "", line)):
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target):
+                continue  # https:, mailto:
+            path, _, frag = target.partition("#")
+            full = os.path.normpath(os.path.join(here, path)) if path else README
+            where = "%s:%d" % (README, n)
+            if not os.path.exists(full):
+                report(False, where, "link " + target, "no such file: " + full)
+            elif frag and full.endswith(".md"):
+                report(frag in anchors(full), where, "link " + target, "no heading of %s has the anchor #%s" % (full, frag))
+            else:
+                report(True, where, "link " + target)
+
+
+def check_file():
+    """Check every example and link of README (the file being checked)."""
     with open(README) as f:
         text = f.read()
     src_lines = text.split("\n")
@@ -261,19 +346,27 @@ def main():
             check_program(start, info, lines, expected)
         elif info == "sh":
             check_sh(start, lines)
+        elif info == "sql":
+            check_sql(start, lines)
         elif info == "" and lines and lines[0].startswith("$ "):
             check_transcript(start, lines)
         else:
-            skip_block(start, info, "not an example (no `$ ` command, not sh/python/js)")
+            skip_block(start, info, "not an example (no `$ ` command, not sh/sql/python/js)")
+    check_links(text, blocks)
 
-    # The version the README states.
+    # The version the file states.
     with open("Makefile") as f:
         m = re.search(r"^VERSION\s*:?=\s*(\S+)\s*$", f.read(), re.M)
     stated = re.findall(r"The version of the module, `([^`]*)`", text)
     if stated:
         report(m is not None and all(v == m.group(1) for v in stated), README,
-               "states the Makefile's VERSION (%s)" % (m.group(1) if m else "?"), "README says %s" % stated)
+               "states the Makefile's VERSION (%s)" % (m.group(1) if m else "?"), "%s says %s" % (README, stated))
 
+
+def main():
+    global README
+    for README in DOCS:
+        check_file()
     print("readme: %d passed, %d failed, %d not checked" % (passed, failed, unchecked))
     return 0 if failed == 0 and passed > 0 else 1
 

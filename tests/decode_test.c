@@ -14,6 +14,7 @@
 ** straight from quants.md's per-index statements (not the decoder's
 ** loops) fills the expected array, and hand-computed spot values pin it.
 */
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -1712,6 +1713,22 @@ static void test_stats(void) {
   wt_stats_add_f32(&st, big, 10000);
   report("stats: constant stream", st.m2 == 0 && st.mean == (double)0.1f);
   free(big);
+  /* F64 values whose squares (and differences) overflow a double:
+  ** 1e200, -1e200, 3e200: mean 1e200, squared deviations 0 + 4e400 +
+  ** 4e400, std sqrt(8e400 / 3) = 1.6329931618554521e200; -DBL_MAX,
+  ** DBL_MAX: mean 0, std DBL_MAX (their difference overflows) */
+  {
+    static const double big3[] = {1e200, -1e200, 3e200}, max2[] = {-DBL_MAX, DBL_MAX};
+    wt_stats_init(&st);
+    wt_stats_add_f64(&st, big3, 3);
+    wt_stats_summarize(&st, &sum);
+    ok = near(sum.mean, 1e200, 1e-15) && near(sum.std, 1.6329931618554521e200, 1e-15);
+    wt_stats_init(&st);
+    wt_stats_add_f64(&st, max2, 2);
+    wt_stats_summarize(&st, &sum);
+    ok = ok && sum.mean == 0 && sum.std == DBL_MAX;
+    report("stats: F64 values past 1e154", ok);
+  }
 }
 
 static void test_stats_tensor(void) {
@@ -1762,6 +1779,48 @@ static void test_compare(void) {
   ok = c.count == 4 && c.nonfinite == 3 && c.nan_mismatch == 1 && c.n == 1 && c.n_equal == 1 &&
        c.sum_sq_diff == 0;
   report("compare: NaN and Inf pairs", ok);
+  /* F64 values whose squares overflow a double: a = b = (1e200, 2e200):
+  ** rel_l2 0, cosine 1; a = (1e300, 0), b = (0, 1e300): rel_l2 sqrt(2),
+  ** cosine 0, mean |a - b| and rmse 1e300; a = (DBL_MAX, -DBL_MAX), b =
+  ** (DBL_MAX, DBL_MAX): rel_l2 sqrt(0 + 4 M^2) / sqrt(2 M^2) = sqrt(2),
+  ** cosine 0, max |a - b| 2 M: beyond a double, +Inf */
+  {
+    static const double e200[] = {1e200, 2e200}, x[] = {1e300, 0}, y[] = {0, 1e300};
+    static const double mm[] = {DBL_MAX, -DBL_MAX}, mp[] = {DBL_MAX, DBL_MAX};
+    wt_compare_init(&c);
+    wt_compare_add_f64(&c, e200, e200, 2);
+    wt_compare_summarize(&c, &s);
+    ok = c.scaled && s.rel_l2 == 0 && near(s.cosine, 1, 1e-15) && s.rmse == 0;
+    wt_compare_init(&c);
+    wt_compare_add_f64(&c, x, y, 2);
+    wt_compare_summarize(&c, &s);
+    ok = ok && near(s.rel_l2, sqrt(2), 1e-15) && s.cosine == 0 &&
+         near(s.mean_abs_diff, 1e300, 1e-15) && near(s.rmse, 1e300, 1e-15) &&
+         s.max_abs_diff == 1e300;
+    wt_compare_init(&c);
+    wt_compare_add_f64(&c, mm, mp, 2);
+    wt_compare_summarize(&c, &s);
+    ok = ok && near(s.rel_l2, sqrt(2), 1e-15) && s.cosine == 0 && s.max_abs_diff == INFINITY;
+    report("compare: F64 values past 1e154", ok);
+    /* merge: (1, 2) vs (1, 2) merged with (1e300, 0) vs (0, 1e300) in
+    ** scaled units equals adding all four pairs to one accumulator */
+    wt_compare_init(&c);
+    wt_compare_add_f64(&c, ad, bd, 2);
+    wt_compare_init(&d);
+    wt_compare_add_f64(&d, x, y, 2);
+    wt_compare_merge(&c, &d);
+    wt_compare_summarize(&c, &s);
+    wt_compare_init(&d);
+    wt_compare_add_f64(&d, ad, bd, 2);
+    wt_compare_add_f64(&d, x, y, 2);
+    {
+      wt_compare_summary t;
+      wt_compare_summarize(&d, &t);
+      ok = c.count == 4 && c.n == 4 && c.scaled && near(s.rel_l2, t.rel_l2, 1e-15) &&
+           s.cosine == t.cosine && near(s.rmse, t.rmse, 1e-15) && near(s.rel_l2, sqrt(2), 1e-15);
+    }
+    report("compare: merge, one side scaled", ok);
+  }
 }
 
 static void test_compare_tensors(void) {
@@ -2018,6 +2077,16 @@ static void test_qk_permute(void) {
        !wt_qk_arch_permutes("qwen2") && !wt_qk_arch_permutes("gemma3") &&
        !wt_qk_arch_permutes(NULL);
   report("q/k: which names and architectures", ok);
+  /* q: head_count; k: head_count_kv, or head_count without it; no other
+  ** tensor, no architecture kept in the checkpoint's order */
+  ok = wt_qk_heads("llama", "blk.2.attn_q.weight", 19, 32, 8) == 32 &&
+       wt_qk_heads("llama", "blk.2.attn_k.weight", 19, 32, 8) == 8 &&
+       wt_qk_heads("granite", "blk.2.attn_k.bias", 17, 32, 0) == 32 &&
+       wt_qk_heads("llama", "blk.2.attn_v.weight", 19, 32, 8) == 0 &&
+       wt_qk_heads("qwen2", "blk.2.attn_q.weight", 19, 32, 8) == 0 &&
+       wt_qk_heads("gemma2", "blk.2.attn_k.weight", 19, 32, 8) == 0 &&
+       wt_qk_heads(NULL, "blk.2.attn_q.weight", 19, 32, 8) == 0;
+  report("q/k: the heads to un-permute by", ok);
 }
 
 int main(int argc, char **argv) {

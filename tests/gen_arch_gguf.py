@@ -47,9 +47,10 @@ def kv_value(t, v):
     raise ValueError(t)
 
 
-def write_gguf(path, kvs, tensors, seed):
+def write_gguf(path, kvs, tensors, seed, data=None):
     """kvs: [(key, type, value)] where an array value is (elem_type, [items]);
-    tensors: [(name, ne list, ggml type)]."""
+    tensors: [(name, ne list, ggml type)]; data: {name: bytes} of tensors
+    whose values are given (the others are random)."""
     rng = random.Random(seed)
     out = bytearray(b"GGUF" + struct.pack("<IQQ", 3, len(tensors), len(kvs)))
     for key, t, v in kvs:
@@ -73,18 +74,20 @@ def write_gguf(path, kvs, tensors, seed):
         out += s(name) + struct.pack("<I", len(ne))
         out += b"".join(struct.pack("<Q", d) for d in ne)
         out += struct.pack("<IQ", ty, offset)
-        if ty in BLOCK:  # an f16 scale, then random quants
-            data = b"".join(struct.pack("<e", 0.001) + rng.randbytes(BLOCK[ty][1] - 2)
-                            for _ in range(n // BLOCK[ty][0]))
+        if data is not None and name in data:
+            raw = data[name]
+        elif ty in BLOCK:  # an f16 scale, then random quants
+            raw = b"".join(struct.pack("<e", 0.001) + rng.randbytes(BLOCK[ty][1] - 2)
+                           for _ in range(n // BLOCK[ty][0]))
         elif ty == F32:
-            data = struct.pack("<%df" % n, *[rng.uniform(-0.1, 0.1) for _ in range(n)])
+            raw = struct.pack("<%df" % n, *[rng.uniform(-0.1, 0.1) for _ in range(n)])
         else:
-            data = struct.pack("<%de" % n, *[rng.uniform(-0.1, 0.1) for _ in range(n)])
-        blobs.append(data)
+            raw = struct.pack("<%de" % n, *[rng.uniform(-0.1, 0.1) for _ in range(n)])
+        blobs.append(raw)
         offset += (nbytes + 31) // 32 * 32
     out += b"\0" * ((-len(out)) % 32)
-    for data in blobs:
-        out += data + b"\0" * ((-len(data)) % 32)
+    for raw in blobs:
+        out += raw + b"\0" * ((-len(raw)) % 32)
     with open(path, "wb") as f:
         f.write(out)
 
@@ -484,4 +487,5 @@ def main():
                [("split.no", T_U16, 1)] + split, t[12:], 101)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io/hf_cache.h"
+#include "paths/hf_cache.h"
 
 static int n_pass, n_fail;
 static char detail[8192];

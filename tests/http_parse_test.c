@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/http_parse.h"
+#include "remote/http_parse.h"
 
 static int passed, failed;
 

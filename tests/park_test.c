@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io/source.h"
+#include "bytes/source.h"
 
 static int passed, failed;
 

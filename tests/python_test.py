@@ -428,7 +428,7 @@ def changing_files(module):
 
 def calls_per_row_changes(module):
     """safetensors_blob() once per row of a listing, the file changed after the
-    first row (the rule of io/cache.h, wt_cache_find_checked: a cached file is
+    first row (the rule of bytes/cache.h, wt_cache_find_checked: a cached file is
     checked once per statement): within the statement each blob is all the
     old file's bytes (renamed over: the file the statement listed) or all the
     old bytes or an error naming the file (rewritten in place), never new

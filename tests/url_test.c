@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/url.h"
+#include "remote/url.h"
 
 static int passed, failed;
 

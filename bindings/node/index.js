@@ -12,7 +12,7 @@
 // { allowExtension: true }; for the latter it enables extension loading for
 // the load and disables it again.  getLoadablePath() is the module's absolute
 // path.  The module is the repository's build/weights.so, which the package's
-// install script builds (install.js); the SQL reference is README.md.
+// install script builds (install.js); the SQL reference is docs/reference.md.
 'use strict';
 const fs = require('fs');
 const path = require('path');

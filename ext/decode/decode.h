@@ -169,7 +169,11 @@ int wt_stats_tensor(const wt_codec *c, const unsigned char *src, uint64_t nbytes
 /* Comparison of two streams a and b, value by value.  count counts every
 ** pair; pairs where either value is NaN or infinite are counted in
 ** nonfinite (and in nan_mismatch when exactly one of the two is NaN) and
-** left out of everything else, which is over the n finite pairs. */
+** left out of everything else, which is over the n finite pairs.  Once a
+** value beyond 2^500 is seen (its square could overflow) the sums are
+** "scaled", kept in units of 2^-600 (sum_abs_diff) and 2^-1200 (the
+** sums of products), as wt_stats does; wt_compare_summarize() scales
+** back. */
 typedef struct wt_compare {
   uint64_t count;        /* all pairs */
   uint64_t n;            /* pairs where both are finite */
@@ -182,6 +186,7 @@ typedef struct wt_compare {
   double dot;            /* sum a * b */
   double norm_a;         /* sum a^2 */
   double norm_b;         /* sum b^2 */
+  int scaled;            /* 1: the sums are in scaled units (see above) */
 } wt_compare;
 
 typedef struct wt_compare_summary {
@@ -195,6 +200,8 @@ typedef struct wt_compare_summary {
 void wt_compare_init(wt_compare *cmp);
 void wt_compare_add_f32(wt_compare *cmp, const float *a, const float *b, size_t n);
 void wt_compare_add_f64(wt_compare *cmp, const double *a, const double *b, size_t n);
+/* Fold b into a (as if b's pairs had been added to a). */
+void wt_compare_merge(wt_compare *a, const wt_compare *b);
 void wt_compare_summarize(const wt_compare *cmp, wt_compare_summary *out);
 
 /* Decode values [start, start + count) of two tensors (any two codecs)

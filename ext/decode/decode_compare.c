@@ -7,15 +7,32 @@
 ** |a - b|, equal pairs); a chunk whose sums come out NaN or infinite is
 ** redone by the careful scalar path, which counts pairs with a NaN or an
 ** infinity apart and leaves them out.  Double-native values always take
-** the careful path.
+** the careful path, which also switches to scaled sums at the first value
+** beyond 2^500 (decode.h; a float never is).
 */
 #include "decode_internal.h"
 
 #include <math.h>
 #include <string.h>
 
+#define COMPARE_BIG  0x1p500  /* beyond this a value's square may overflow */
+#define COMPARE_DOWN 0x1p-600 /* scaled: values times this */
+#define COMPARE_UP   0x1p600  /* and sums and roots of squares back */
+
 void wt_compare_init(wt_compare *cmp) {
   memset(cmp, 0, sizeof(*cmp));
+}
+
+/* Switch cmp to scaled sums (decode.h). */
+static void compare_scale(wt_compare *cmp) {
+  if (cmp->scaled)
+    return;
+  cmp->sum_abs_diff *= COMPARE_DOWN;
+  cmp->sum_sq_diff = cmp->sum_sq_diff * COMPARE_DOWN * COMPARE_DOWN; /* 2^-1200 is no double */
+  cmp->dot = cmp->dot * COMPARE_DOWN * COMPARE_DOWN;
+  cmp->norm_a = cmp->norm_a * COMPARE_DOWN * COMPARE_DOWN;
+  cmp->norm_b = cmp->norm_b * COMPARE_DOWN * COMPARE_DOWN;
+  cmp->scaled = 1;
 }
 
 /* The careful path: pairs with a NaN or an infinity are counted only. */
@@ -30,10 +47,17 @@ static void compare_slow(wt_compare *cmp, const float *af, const float *bf, cons
       cmp->nan_mismatch += isnan(a) != isnan(b);
       continue;
     }
-    d = fabs(a - b);
+    d = fabs(a - b); /* +Inf when the difference is beyond DBL_MAX */
     cmp->n++;
     cmp->n_equal += a == b;
     cmp->max_abs_diff = d > cmp->max_abs_diff ? d : cmp->max_abs_diff;
+    if (!cmp->scaled && (fabs(a) > COMPARE_BIG || fabs(b) > COMPARE_BIG))
+      compare_scale(cmp);
+    if (cmp->scaled) {
+      a *= COMPARE_DOWN;
+      b *= COMPARE_DOWN;
+      d = fabs(a - b);
+    }
     cmp->sum_abs_diff += d;
     cmp->sum_sq_diff += d * d;
     cmp->dot += a * b;
@@ -67,7 +91,7 @@ static int compare_fast(wt_compare *cmp, const float *restrict a, const float *r
 void wt_compare_add_f32(wt_compare *cmp, const float *a, const float *b, size_t n) {
   while (n > 0) {
     size_t m = n < WT_DECODE_CHUNK ? n : WT_DECODE_CHUNK;
-    if (!compare_fast(cmp, a, b, m))
+    if (cmp->scaled || !compare_fast(cmp, a, b, m))
       compare_slow(cmp, a, b, NULL, NULL, m);
     a += m;
     b += m;
@@ -79,11 +103,33 @@ void wt_compare_add_f64(wt_compare *cmp, const double *a, const double *b, size_
   compare_slow(cmp, NULL, NULL, a, b, n);
 }
 
+void wt_compare_merge(wt_compare *a, const wt_compare *b) {
+  wt_compare bs;
+  if (b->scaled || a->scaled) { /* both in scaled units */
+    bs = *b;
+    compare_scale(&bs);
+    compare_scale(a);
+    b = &bs;
+  }
+  a->count += b->count;
+  a->n += b->n;
+  a->nonfinite += b->nonfinite;
+  a->nan_mismatch += b->nan_mismatch;
+  a->n_equal += b->n_equal;
+  a->max_abs_diff = b->max_abs_diff > a->max_abs_diff ? b->max_abs_diff : a->max_abs_diff;
+  a->sum_abs_diff += b->sum_abs_diff;
+  a->sum_sq_diff += b->sum_sq_diff;
+  a->dot += b->dot;
+  a->norm_a += b->norm_a;
+  a->norm_b += b->norm_b;
+}
+
 void wt_compare_summarize(const wt_compare *cmp, wt_compare_summary *out) {
   double n = (double)cmp->n, den = wt_sqrt(cmp->norm_a) * wt_sqrt(cmp->norm_b);
+  double f = cmp->scaled ? COMPARE_UP : 1;
   out->max_abs_diff = cmp->max_abs_diff;
-  out->mean_abs_diff = cmp->n ? cmp->sum_abs_diff / n : NAN;
-  out->rmse = cmp->n ? wt_sqrt(cmp->sum_sq_diff / n) : NAN;
+  out->mean_abs_diff = cmp->n ? cmp->sum_abs_diff / n * f : NAN;
+  out->rmse = cmp->n ? wt_sqrt(cmp->sum_sq_diff / n) * f : NAN;
   out->cosine = den > 0 ? cmp->dot / den : NAN;
   out->rel_l2 = cmp->norm_a > 0 ? wt_sqrt(cmp->sum_sq_diff) / wt_sqrt(cmp->norm_a) : NAN;
   if (out->cosine > 1)

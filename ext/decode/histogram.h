@@ -57,7 +57,6 @@ double wt_hist_edge(const wt_hist *h, uint32_t k);
 
 /* Add n values. */
 void wt_hist_add_f32(wt_hist *h, const float *x, size_t n);
-void wt_hist_add_f64(wt_hist *h, const double *x, size_t n);
 
 /* Fold the finite values [first, first + count) of the blocks src[0..nbytes)
 ** decoded with codec c into the running minimum *lo and maximum *hi (start

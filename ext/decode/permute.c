@@ -33,6 +33,14 @@ int wt_qk_kind(const char *name, size_t n) {
   return 0;
 }
 
+uint64_t wt_qk_heads(const char *arch, const char *name, size_t n, uint64_t head_count,
+                     uint64_t head_count_kv) {
+  int kind = wt_qk_kind(name, n);
+  if (kind == 0 || !wt_qk_arch_permutes(arch))
+    return 0;
+  return kind == 'k' && head_count_kv > 0 ? head_count_kv : head_count;
+}
+
 int wt_qk_check(uint64_t rows, uint64_t n_head, wt_error *err) {
   if (n_head == 0 || rows % n_head != 0 || (rows / n_head) % 2 != 0)
     return wt_fail(err,

@@ -1,6 +1,7 @@
 /*
 ** permute.h: the row order llama.cpp's converter gives q and k.  Pure C,
-** no SQLite.  Layer: decode (used by tensor_compare, sql/values.c).
+** no SQLite.  Layer: decode (used by tensor_compare, sql/values.c, and
+** weights_report, sql/report_diff.c).
 **
 ** For the llama family (LlamaModel.undo_permute in convert_hf_to_gguf.py:
 ** llama, which Mistral and Mixtral checkpoints convert to, and granite,
@@ -25,6 +26,15 @@
 
 /* 1 when the converter permutes q/k rows for GGUF architecture arch. */
 int wt_qk_arch_permutes(const char *arch);
+
+/* The heads by which the converter permuted the rows of the GGUF tensor
+** name[0..n) of architecture arch, for a comparison with the checkpoint
+** tensor it was converted from: head_count for an attn_q, head_count_kv
+** (head_count when 0) for an attn_k, of an architecture it permutes; 0
+** for every other tensor, whose rows are in the checkpoint's order.  The
+** one rule of tensor_compare() and weights_report(). */
+uint64_t wt_qk_heads(const char *arch, const char *name, size_t n, uint64_t head_count,
+                     uint64_t head_count_kv);
 
 /* 'q' or 'k' when the GGUF tensor name[0..n) is a layer's attn_q or
 ** attn_k (weight or bias), else 0. */

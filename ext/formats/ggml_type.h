@@ -21,6 +21,9 @@ typedef struct ggml_type_info {
 
 #define GGML_TYPE_TABLE_SIZE 43
 
+/* Type ids that code outside the table names (ggml.h's enum ggml_type). */
+#define GGML_TYPE_NVFP4 40
+
 /* The entry for id, or NULL when no table knows it. */
 const ggml_type_info *ggml_type_get(int64_t id);
 

@@ -2,8 +2,8 @@
 ** hf_config.h: a Hugging Face config.json (the model's hyperparameters, as
 ** transformers writes them beside a checkpoint) read into one level of
 ** key/value entries, and the GGUF architecture the checkpoint converts
-** to.  Pure C (formats/json_check.h's parser), no SQLite; the io layer finds and reads the file
-** (io/hf_config_file.h), model_config() and tensors() use it.  Layer:
+** to.  Pure C (formats/json_check.h's parser), no SQLite; the paths layer finds and reads the file
+** (paths/hf_config_file.h), model_config() and tensors() use it.  Layer:
 ** formats.
 **
 ** Flattening: every member of the top-level object is an entry; a member

@@ -1,8 +1,6 @@
 /*
-** names.c: layers, kinds and the llama name map of the report (names.h).
+** names.c: the layer and kind of a tensor name (names.h).
 */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "names.h"
@@ -68,51 +66,4 @@ int wt_name_kind(const char *name) {
     if (strstr(name, parts[i].part))
       return parts[i].kind;
   return -1;
-}
-
-int wt_name_to_gguf(const char *name, char *out, size_t n) {
-  static const struct {
-    const char *hf, *gg;
-  } whole[] = {{"model.embed_tokens.weight", "token_embd.weight"},
-               {"model.norm.weight", "output_norm.weight"},
-               {"lm_head.weight", "output.weight"}},
-    part[] = {{"self_attn.q_proj.", "attn_q."},          {"self_attn.k_proj.", "attn_k."},
-              {"self_attn.v_proj.", "attn_v."},          {"self_attn.o_proj.", "attn_output."},
-              {"mlp.gate_proj.", "ffn_gate."},           {"mlp.up_proj.", "ffn_up."},
-              {"mlp.down_proj.", "ffn_down."},           {"input_layernorm.", "attn_norm."},
-              {"post_attention_layernorm.", "ffn_norm."}};
-  static const char layers[] = "model.layers.";
-  size_t i;
-  int len;
-  for (i = 0; i < sizeof(whole) / sizeof(whole[0]); i++)
-    if (strcmp(name, whole[i].hf) == 0)
-      return snprintf(out, n, "%s", whole[i].gg) < (int)n ? 1 : -1;
-  if (strncmp(name, layers, sizeof(layers) - 1) == 0) {
-    const char *p = name + sizeof(layers) - 1, *rest;
-    char *end;
-    long layer = strtol(p, &end, 10);
-    if (end != p && *end == '.') {
-      rest = end + 1;
-      for (i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
-        size_t pl = strlen(part[i].hf);
-        if (strncmp(rest, part[i].hf, pl) == 0) {
-          len = snprintf(out, n, "blk.%ld.%s%s", layer, part[i].gg, rest + pl);
-          return len >= 0 && (size_t)len < n ? 1 : -1;
-        }
-      }
-    }
-  }
-  len = snprintf(out, n, "%s", name);
-  return len >= 0 && (size_t)len < n ? 0 : -1;
-}
-
-int64_t wt_permuted_row(int64_t r, int64_t rows, int64_t n_head) {
-  int64_t per_head, half, head, within;
-  if (n_head <= 0 || rows % n_head != 0 || (rows / n_head) % 2 != 0 || r < 0 || r >= rows)
-    return r;
-  per_head = rows / n_head;
-  half = per_head / 2;
-  head = r / per_head;
-  within = r % per_head; /* = i * 2 + j in llama.cpp's order */
-  return head * per_head + (within % 2) * half + within / 2;
 }

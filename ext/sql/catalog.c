@@ -9,6 +9,16 @@
 **   weights_models(path)  one row per model in scope: an index and its
 **                         shards, the parts of a split GGUF, or one file
 **
+** For example, on the folder that `make demo` writes (one GGUF cut short):
+**
+**   SELECT model, tensors, params, error FROM weights_models('build/demo')
+**   WHERE model GLOB '*.gguf';
+**   build/demo/tiny-llama-truncated.gguf  0   0       tensor #0 'token_embd.weight' at
+**                                                     byte 5447: data [6624, 24304) runs past
+**                                                     the end of the file (6724 bytes)
+**   build/demo/tiny-llama.gguf            21  107328
+**   build/demo/tiny-qwen2.gguf            21  107328
+**
 ** Everything a row shows was learnt when the file was visited (paths.c
 ** stats and sniffs each file once; the vtab opens it through the cache):
 ** no column function reads the file system, except weights_files.verified,
@@ -19,8 +29,8 @@
 #include <string.h>
 
 #include "formats/ggml_ftype.h"
-#include "io/file_sha256.h"
-#include "io/url.h"
+#include "bytes/file_sha256.h"
+#include "remote/url.h"
 #include "tables.h"
 #include "vtab.h"
 

@@ -1,6 +1,6 @@
 /*
 ** functions.c: the scalar SQL functions that read files' headers and
-** bytes (layer: sql; files through io/, descriptions from formats/).
+** bytes (layer: sql; files through bytes/ and paths/, descriptions from formats/).
 **
 **   safetensors_blob(path, name [, offset [, length]])  tensor bytes (BLOB)
 **   gguf_blob(path, name [, offset [, length]])         tensor bytes (BLOB)
@@ -12,13 +12,19 @@
 **   weights_cache_stats()                               the cache's counters
 **   weights_remote([on])                                remote paths on/off
 **
+** For example:
+**
+**   SELECT length(tensor_blob('build/demo/tiny-llama.gguf', 'output_norm.weight')),
+**          tensor_hash('build/demo/tiny-llama.gguf', 'output_norm.weight');
+**   256  d60c7ede5fc0a38b26282af8c4d65ec2      (64 F32 values; XXH3-128, as xxhsum -H2)
+**
 ** tensor_compare, which decodes values, is values.c's; both register
 ** through wt_register_one() (functions.h).
 **
 ** The blob functions read bytes with pread straight into the result,
 ** after checking that the range lies inside the tensor and that the result
 ** fits the connection's SQLITE_LIMIT_LENGTH; tensor_hash streams the bytes
-** through the hash (io/digest.h) in chunks of WT_READ_CHUNK.  A file that got shorter or
+** through the hash (bytes/digest.h) in chunks of WT_READ_CHUNK.  A file that got shorter or
 ** changed since it was parsed is an error ("file changed while in use"),
 ** never a signal and never a mix of two versions.
 */
@@ -28,10 +34,10 @@
 
 #include "functions.h"
 #include "formats/ggml_ftype.h"
-#include "io/digest.h"
+#include "bytes/digest.h"
 #include "interrupt.h"
-#include "io/models.h"
-#include "io/source.h"
+#include "paths/models.h"
+#include "bytes/source.h"
 #include "vtab.h"
 
 SQLITE_EXTENSION_INIT3
@@ -49,6 +55,8 @@ typedef struct wt_func_aux {
   wt_cache *cache;
   wt_func_memo memo[2]; /* argument 0, and 2 (tensor_compare's second side) */
 } wt_func_aux;
+
+/* ======================= Finding a file and a tensor ======================== */
 
 /* Report an error that names the function and, when known, the path. */
 static void wt_func_error(sqlite3_context *ctx, const char *fn, const char *path, const char *msg) {
@@ -216,11 +224,13 @@ static const wt_tensor *wt_func_tensor(sqlite3_context *ctx, sqlite3_value **arg
   return t;
 }
 
+/* ============================ The blob functions ============================ */
+
 /* Read bytes [offset, offset+length) of tensor t into the result. */
 static void wt_blob_result(sqlite3_context *ctx, const char *fn, wt_source *src, const wt_tensor *t,
                            sqlite3_int64 offset, sqlite3_int64 length) {
   sqlite3_int64 limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
-  char q[160];
+  char q[WT_QUOTE_SIZE];
   char *msg = NULL;
   void *buf;
   wt_error e;
@@ -288,6 +298,8 @@ static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   wt_source_release(src);
 }
 
+/* =============================== tensor_hash ================================ */
+
 /* Feed tensor t's bytes to d, read in chunks of WT_READ_CHUNK.  Returns
 ** 0, or -1 with err set. */
 static int wt_hash_tensor(const wt_source *src, const wt_tensor *t, wt_digest *d, wt_error *err) {
@@ -313,7 +325,7 @@ done:
   return rc;
 }
 
-/* tensor_hash(path, name [, algorithm]): the hash (io/digest.h; default
+/* tensor_hash(path, name [, algorithm]): the hash (bytes/digest.h; default
 ** xxh3-128) of the tensor's bytes as lower-case hex, the canonical
 ** big-endian form that xxhsum, sha1sum and sha256sum print. */
 static void wt_hash_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -356,6 +368,8 @@ static void wt_hash_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   wt_source_release(src);
 }
+
+/* ====================== safetensors_info and gguf_info ====================== */
 
 /* ",\"file_type\":...,\"bits_per_weight\":..." for *_info(): GGUF's
 ** general.file_type by name (and id), read from header; the bits per
@@ -464,6 +478,8 @@ static void wt_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   wt_source_release(src);
 }
 
+/* ========================== The module's own state ========================== */
+
 /* weights_version(): the version this module was built as. */
 static void wt_version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
@@ -496,6 +512,8 @@ static void wt_remote_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     on = sqlite3_value_int(argv[0]) != 0;
   sqlite3_result_int(ctx, wt_cache_remote(aux->cache, on));
 }
+
+/* =============================== Registration =============================== */
 
 /* Destructor of a registration's user data. */
 static void wt_func_aux_free(void *p) {

@@ -8,7 +8,7 @@
 
 #include <sqlite3ext.h>
 
-#include "io/cache.h"
+#include "bytes/cache.h"
 
 /* Flags of functions that read files: never from a schema (views,
 ** triggers, defaults) of a database file; and of pure helpers. */
@@ -21,7 +21,7 @@
 wt_source *wt_func_source(sqlite3_context *ctx, sqlite3_value *arg);
 
 /* In such a function: the tensor named by argv[i + 1] in what argv[i] names (a
-** file, an index, part 1 of a split GGUF, a folder: io/models.h), with
+** file, an index, part 1 of a split GGUF, a folder: paths/models.h), with
 ** *pt and *psrc set (release it): returns 1.  0 when no file holds it or
 ** name is NULL (the result untouched); -1 on error (the error result set,
 ** naming the file, or the models when two hold the name).  The one

@@ -4,10 +4,13 @@
 **   file_sha256(path)   the SHA-256 of the file's bytes, 64 lower-case hex
 **                       digits (TEXT), as `sha256sum` prints it
 **
+**   SELECT file_sha256('build/demo/config.json');
+**   53c3c36a90b0f9850a1b72ce39b76d3e02f1a06365fb34eefc3cda1776148030   (= sha256sum)
+**
 ** The path is a single file, taken as it is (no directory, glob or index
 ** expansion).  In a Hugging Face cache the name of an LFS blob is the
 ** SHA-256 of its content, so `file_sha256(blob) = name` checks a download.
-** The file is streamed (io/file_sha256.c): hashing 10 GB reads 10 GB, so
+** The file is streamed (bytes/file_sha256.c): hashing 10 GB reads 10 GB, so
 ** call it only on the rows that need it.  A NULL path is an error, as for
 ** every file-reading function; a file that changes while it is hashed is
 ** an error, never a hash of mixed versions.  SQLITE_DIRECTONLY: never from
@@ -17,7 +20,7 @@
 
 #include "hash_functions.h"
 #include "functions.h"
-#include "io/file_sha256.h"
+#include "bytes/file_sha256.h"
 #include "vtab.h"
 
 SQLITE_EXTENSION_INIT3

@@ -1,6 +1,6 @@
 /*
 ** histogram_table.c: tensor_histogram(path, name [, bins [, lo, hi]]), a
-** histogram of one tensor's values (issue 15).  Layer: sql, on
+** histogram of one tensor's values.  Layer: sql, on
 ** decode/histogram.h.
 **
 ** One row per bin: bin (0 ..), lo, hi (the bin's edges), count; and on
@@ -14,7 +14,14 @@
 ** range and the bins, histogram.h), and a range with lo = hi has one bin.  A tensor without any
 ** finite value gives one row with lo, hi NULL and count 0.  No rows when
 ** the file has no such tensor.  Every decodable dtype, NVFP4 with its
-** per-tensor scale.
+** per-tensor scale.  For example:
+**
+**   SELECT bin, lo, hi, count
+**   FROM tensor_histogram('build/demo/tiny-llama.gguf', 'blk.0.attn_norm.weight', 4);
+**   0  0.945253491401672  0.974482446908951  15
+**   1  0.974482446908951  1.00371140241623   21
+**   2  1.00371140241623   1.03294035792351   16
+**   3  1.03294035792351   1.06216931343079   12
 */
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 */
 #include "interrupt.h"
 
-#include "io/http.h"
+#include "remote/http.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -18,7 +18,7 @@ static wt_is_interrupted_fn wt_is_interrupted(void) {
   return *(const wt_is_interrupted_fn *)(const void *)(&sqlite3_api->value_encoding + 1);
 }
 
-/* The cancel test given to io/http.c: is the connection interrupted? */
+/* The cancel test given to remote/http.c: is the connection interrupted? */
 static int wt_db_interrupted(void *db) {
   wt_is_interrupted_fn fn = wt_is_interrupted();
   return fn != NULL && fn(db);

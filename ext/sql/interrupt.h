@@ -2,7 +2,7 @@
 ** interrupt.h: sqlite3_interrupt() reaches a remote transfer in progress.
 ** The SQL layer.
 **
-** A remote read (io/http.h) can wait on the network for a while (a stall,
+** A remote read (remote/http.h) can wait on the network for a while (a stall,
 ** a Retry-After).  SQLite 3.41 added sqlite3_is_interrupted(); when the
 ** SQLite the extension is loaded into has it (checked at run time: the
 ** module is built against Debian's 3.40 headers, and the function is the

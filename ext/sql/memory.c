@@ -3,7 +3,13 @@
 ** [, n_seq [, n_ubatch [, flash_attn]]]]]]): what llama.cpp allocates to
 ** run a GGUF model at a context, one row per layer and part:
 **
-**   SELECT part, sum(nbytes) FROM gguf_memory('m.gguf', 8192, 'q8_0') GROUP BY part;
+**   SELECT part, sum(nbytes) FROM gguf_memory('build/demo/tiny-llama.gguf', 2048)
+**   GROUP BY part;
+**   compute  21757952
+**   k_cache  262144
+**   output   1040
+**   v_cache  262144
+**   weights  114976
 **
 ** Columns layer (NULL outside the layers), part ('weights', 'k_cache',
 ** 'v_cache', 'recurrent_state', 'output'), nbytes, detail.  NULL arguments

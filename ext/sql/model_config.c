@@ -13,7 +13,7 @@
 ** bare value); type is its JSON type.  path is what every table takes (a
 ** file, a folder, a glob, an index, a Hugging Face cache folder) or a
 ** config.json itself.  The config.json of a model is the one beside the
-** file that names it (io/hf_config_file.h); a model without one has no
+** file that names it (paths/hf_config_file.h); a model without one has no
 ** rows, a GGUF has none (its metadata is gguf_metadata()), nor has a
 ** missing file of a folder or glob; a path that does not exist, a file
 ** that is neither a model nor a .json, and a
@@ -24,7 +24,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "io/hf_config_file.h"
+#include "paths/hf_config_file.h"
 #include "model_config.h"
 
 SQLITE_EXTENSION_INIT3

@@ -5,9 +5,9 @@
 **   SELECT weights_report('model.gguf');                  -- one model
 **   SELECT weights_report('a.safetensors', 'b.gguf');     -- a diff (report_diff.c)
 **
-** This file registers the function, reads a model (files, tensors and the
-** facts of its metadata) and holds the query helpers; report_model.c draws
-** the one-model page, report_diff.c the diff.
+** This file registers the function; report_read.c reads a model (files,
+** tensors and the facts of its metadata), report_model.c draws the
+** one-model page, report_diff.c the diff.
 **
 ** Everything comes from SQL over the public tables (report.h), run on the
 ** calling connection.  The cost is bounded: histograms read at most
@@ -16,228 +16,15 @@
 ** page says so.  Every name and metadata string is HTML-escaped.
 ** Layer: sql (uses ext/report for the drawing).
 */
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "functions.h"
 #include "report.h"
-#include "report/names.h"
+#include "report_diff.h"
+#include "report_model.h"
 
 SQLITE_EXTENSION_INIT3
-
-int wt_report_fail(wt_report *r, const char *fmt, ...) {
-  va_list ap;
-  if (r->err == NULL) {
-    va_start(ap, fmt);
-    r->err = sqlite3_vmprintf(fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
-
-sqlite3_stmt *wt_report_query(wt_report *r, const char *sql, const char *path) {
-  sqlite3_stmt *q = NULL;
-  if (sqlite3_prepare_v2(r->db, sql, -1, &q, NULL) != SQLITE_OK ||
-      sqlite3_bind_text(q, 1, path, -1, SQLITE_STATIC) != SQLITE_OK) {
-    wt_report_fail(r, "%s", sqlite3_errmsg(r->db));
-    sqlite3_finalize(q);
-    return NULL;
-  }
-  return q;
-}
-
-int wt_report_step(wt_report *r, sqlite3_stmt *q) {
-  int rc = sqlite3_step(q);
-  if (rc == SQLITE_ROW)
-    return 1;
-  if (rc != SQLITE_DONE)
-    wt_report_fail(r, "%s", sqlite3_errmsg(r->db));
-  sqlite3_finalize(q);
-  return rc == SQLITE_DONE ? 0 : -1;
-}
-
-/* A copy of column i as text (sqlite3_malloc), NULL for NULL. */
-static char *wt_col_dup(sqlite3_stmt *q, int i) {
-  const unsigned char *s = sqlite3_column_text(q, i);
-  return s ? sqlite3_mprintf("%s", s) : NULL;
-}
-
-void wt_report_layer_label(int layer, char *out, size_t n) {
-  if (layer >= 0)
-    snprintf(out, n, "layer %d", layer);
-  else
-    snprintf(out, n, "%s",
-             layer == WT_LAYER_EMBED    ? "embedding"
-             : layer == WT_LAYER_OUTPUT ? "output"
-                                        : "other");
-}
-
-/* Read weights_files(path): count, bytes, the format of the data files (an
-** index, or a second name of a file read once, holds no tensors of its
-** own and is not counted); a file's error fails. */
-static int wt_model_files(wt_report *r, const char *path, wt_rmodel *m) {
-  sqlite3_stmt *q =
-      wt_report_query(r, "SELECT file, format, size, error, tensors FROM weights_files(?1)", path);
-  int rc;
-  if (q == NULL)
-    return -1;
-  while ((rc = wt_report_step(r, q)) == 1) {
-    const char *format = (const char *)sqlite3_column_text(q, 1);
-    if (sqlite3_column_type(q, 3) != SQLITE_NULL) {
-      wt_report_fail(r, "%s: %s", sqlite3_column_text(q, 0), sqlite3_column_text(q, 3));
-      sqlite3_finalize(q);
-      return -1;
-    }
-    if (sqlite3_column_type(q, 4) == SQLITE_NULL)
-      continue;
-    m->n_files++;
-    m->file_bytes += sqlite3_column_int64(q, 2);
-    if (m->format == NULL)
-      m->format = sqlite3_mprintf("%s", format ? format : "unknown");
-    else if (format == NULL || strcmp(m->format, format) != 0) {
-      sqlite3_free(m->format);
-      m->format = sqlite3_mprintf("mixed");
-    }
-  }
-  if (rc == 0 && m->n_files == 0)
-    return wt_report_fail(r, "%s: no model files", path);
-  return rc;
-}
-
-/* Read tensors(path) into m->t. */
-static int wt_model_tensors(wt_report *r, const char *path, wt_rmodel *m) {
-  sqlite3_stmt *q = wt_report_query(r,
-                                    "SELECT name, dtype, shape, numel, nbytes, "
-                                    "CAST(json_extract(shape, '$[0]') AS INTEGER) FROM tensors(?1)",
-                                    path);
-  int rc, cap = 0;
-  if (q == NULL)
-    return -1;
-  while ((rc = wt_report_step(r, q)) == 1) {
-    wt_rtensor *t;
-    if (m->n == cap) {
-      void *p = sqlite3_realloc64(m->t, (cap ? cap * 2 : 64) * sizeof(*m->t));
-      if (p == NULL) {
-        sqlite3_finalize(q);
-        return wt_report_fail(r, "out of memory");
-      }
-      m->t = p;
-      cap = cap ? cap * 2 : 64;
-    }
-    t = &m->t[m->n];
-    t->name = wt_col_dup(q, 0);
-    t->dtype = wt_col_dup(q, 1);
-    t->shape = wt_col_dup(q, 2);
-    if (t->name == NULL || t->shape == NULL) {
-      sqlite3_free(t->name);
-      sqlite3_free(t->dtype);
-      sqlite3_free(t->shape);
-      sqlite3_finalize(q);
-      return wt_report_fail(r, "out of memory");
-    }
-    m->n++;
-    t->numel = sqlite3_column_int64(q, 3);
-    t->nbytes = sqlite3_column_int64(q, 4);
-    t->rows = sqlite3_column_type(q, 5) == SQLITE_NULL ? 1 : sqlite3_column_int64(q, 5);
-    t->layer = wt_name_layer(t->name);
-    t->kind = wt_name_kind(t->name);
-  }
-  return rc;
-}
-
-/* Read the facts of a GGUF model's metadata: architecture, name, context
-** length, vocabulary size, heads. */
-static int wt_model_gguf_facts(wt_report *r, const char *path, wt_rmodel *m) {
-  sqlite3_stmt *q = wt_report_query(r,
-                                    "SELECT key, CASE WHEN type = 'ARRAY' THEN count ELSE value "
-                                    "END FROM gguf_metadata(?1)",
-                                    path);
-  sqlite3_int64 vocab_size = 0;
-  int rc;
-  if (q == NULL)
-    return -1;
-  while ((rc = wt_report_step(r, q)) == 1) {
-    const char *key = (const char *)sqlite3_column_text(q, 0), *dot;
-    if (key == NULL)
-      continue;
-    if (strcmp(key, "general.architecture") == 0 && m->arch == NULL)
-      m->arch = wt_col_dup(q, 1);
-    else if (strcmp(key, "general.name") == 0 && m->name == NULL)
-      m->name = wt_col_dup(q, 1);
-    else if (strcmp(key, "tokenizer.ggml.tokens") == 0 && m->vocab == 0)
-      m->vocab = sqlite3_column_int64(q, 1);
-    else if ((dot = strchr(key, '.')) != NULL && m->arch != NULL &&
-             (size_t)(dot - key) == strlen(m->arch) && strncmp(key, m->arch, dot - key) == 0) {
-      sqlite3_int64 v = sqlite3_column_int64(q, 1);
-      if (strcmp(dot, ".context_length") == 0)
-        m->ctx_len = v;
-      else if (strcmp(dot, ".vocab_size") == 0)
-        vocab_size = v;
-      else if (strcmp(dot, ".attention.head_count") == 0)
-        m->n_head = v;
-      else if (strcmp(dot, ".attention.head_count_kv") == 0)
-        m->n_head_kv = v;
-    }
-  }
-  if (m->vocab == 0)
-    m->vocab = vocab_size;
-  if (m->n_head_kv == 0)
-    m->n_head_kv = m->n_head;
-  return rc;
-}
-
-int wt_report_model(wt_report *r, const char *path, wt_rmodel *m) {
-  int i;
-  memset(m, 0, sizeof(*m));
-  m->path = path;
-  if (wt_model_files(r, path, m) || wt_model_tensors(r, path, m))
-    return -1;
-  if (strcmp(m->format, "gguf") == 0 && wt_model_gguf_facts(r, path, m))
-    return -1;
-  for (i = 0; i < m->n && m->vocab == 0; i++) /* a checkpoint: the embedding's rows */
-    if (m->t[i].layer == WT_LAYER_EMBED && m->t[i].numel > m->t[i].rows)
-      m->vocab = m->t[i].rows;
-  return 0;
-}
-
-void wt_report_model_free(wt_rmodel *m) {
-  int i;
-  for (i = 0; i < m->n; i++) {
-    sqlite3_free(m->t[i].name);
-    sqlite3_free(m->t[i].dtype);
-    sqlite3_free(m->t[i].shape);
-  }
-  sqlite3_free(m->t);
-  sqlite3_free(m->format);
-  sqlite3_free(m->arch);
-  sqlite3_free(m->name);
-  memset(m, 0, sizeof(*m));
-}
-
-sqlite3_int64 wt_report_values(wt_report *r, const char *path, const char *name,
-                               sqlite3_int64 start, sqlite3_int64 count, double *v) {
-  sqlite3_int64 n = 0;
-  int rc = SQLITE_DONE;
-  if (r->values == NULL &&
-      sqlite3_prepare_v2(r->db, "SELECT value FROM tensor_values(?1, ?2, ?3, ?4)", -1, &r->values,
-                         NULL) != SQLITE_OK)
-    return wt_report_fail(r, "%s", sqlite3_errmsg(r->db));
-  sqlite3_reset(r->values);
-  sqlite3_bind_text(r->values, 1, path, -1, SQLITE_STATIC);
-  sqlite3_bind_text(r->values, 2, name, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(r->values, 3, start);
-  sqlite3_bind_int64(r->values, 4, count);
-  while (n < count && (rc = sqlite3_step(r->values)) == SQLITE_ROW)
-    v[n++] = sqlite3_column_type(r->values, 0) == SQLITE_NULL ? NAN
-                                                              : sqlite3_column_double(r->values, 0);
-  if (n < count && rc != SQLITE_DONE)
-    n = wt_report_fail(r, "%s", sqlite3_errmsg(r->db));
-  sqlite3_reset(r->values);
-  return n;
-}
 
 /* weights_report(path) and weights_report(path_a, path_b). */
 static void wt_report_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {

@@ -2,16 +2,19 @@
 ** report_diff.c: weights_report(path_a, path_b), the difference of two
 ** models as one HTML page (see report.c for the one-model page).
 **
-** Tensors are paired by name after mapping Hugging Face llama names to
-** llama.cpp's (names.h), so a checkpoint can be compared with its GGUF
-** conversion.  The page lists the tensors added (only in b), removed (only
+** Tensors are paired by name.  A checkpoint is compared with its GGUF
+** conversion through the one name map (formats/name_map.h): when one
+** model is safetensors and the other GGUF, the checkpoint's names are
+** mapped to llama.cpp's for the GGUF's architecture, as tensor_compare()
+** maps them.  The page lists the tensors added (only in b), removed (only
 ** in a), retyped (other dtype) and reshaped (other shape, as tensors()
 ** gives it: row-major for both formats), and draws two heatmaps, layer x
 ** kind (q, k, v, o, gate, up, down, norms), of the relative L2 difference
 ** |a - b| / |a| and of the cosine, computed from sampled values: at most
 ** WT_SAMPLE_VALUES pairs per tensor, in evenly spaced windows, or, for a
-** q or k weight whose rows llama.cpp permuted, in evenly spaced whole rows
-** read at their un-permuted positions.  A tensor small enough is compared
+** q or k weight whose rows llama.cpp's converter permuted (the rule of
+** decode/permute.h, tensor_compare()'s), in evenly spaced whole rows read
+** at their un-permuted positions.  A tensor small enough is compared
 ** whole, and then gives the numbers tensor_compare() gives.
 ** Layer: sql.
 */
@@ -19,7 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "decode/decode.h"
+#include "decode/permute.h"
+#include "formats/name_map.h"
+#include "report_diff.h"
 #include "report/names.h"
 #include "report/page.h"
 #include "report/sample.h"
@@ -30,10 +36,10 @@ SQLITE_EXTENSION_INIT3
 #define WT_NAME_MAX 1024
 #define WT_MAX_ROWS 1024 /* heatmap rows drawn */
 
-/* A tensor's name as llama.cpp names it, and whether it was translated. */
+/* A tensor's name as the other model names it, and whether it was mapped. */
 typedef struct wt_key {
   char *key;
-  int hf; /* 1: a Hugging Face name, translated */
+  int hf; /* 1: a Hugging Face name, mapped to its GGUF name */
   int i;  /* index in its model */
 } wt_key;
 
@@ -42,24 +48,39 @@ typedef struct wt_pair {
   int a, b;     /* indexes in the models */
   int permuted; /* q/k rows read un-permuted */
   int compared; /* same number of values: d is set */
-  wt_diff d;
+  wt_compare d; /* tensor_compare()'s accumulator */
 } wt_pair;
 
 static int wt_key_cmp(const void *x, const void *y) {
   return strcmp(((const wt_key *)x)->key, ((const wt_key *)y)->key);
 }
 
-/* The keys of m's tensors, sorted (NULL on out of memory). */
-static wt_key *wt_keys(const wt_rmodel *m) {
+/* The architecture whose names the checkpoint of the pair (a, b) is mapped
+** to: the GGUF's, when one model is safetensors, the other GGUF and the
+** name map knows its architecture; else NULL (names pair as they are). */
+static const char *wt_map_arch(const wt_rmodel *a, const wt_rmodel *b) {
+  const wt_rmodel *g = strcmp(a->format, "gguf") == 0 ? a : b, *h = g == a ? b : a;
+  if (strcmp(g->format, "gguf") != 0 || strcmp(h->format, "safetensors") != 0 ||
+      !wt_name_map_knows(g->arch))
+    return NULL;
+  return g->arch;
+}
+
+/* The keys of m's tensors, sorted (NULL on out of memory): their names,
+** mapped to arch's GGUF names when m is the checkpoint of a mapped pair. */
+static wt_key *wt_keys(const wt_rmodel *m, const char *arch) {
   wt_key *k = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(*k));
   char buf[WT_NAME_MAX];
   int i;
   if (k == NULL)
     return NULL;
+  if (strcmp(m->format, "safetensors") != 0)
+    arch = NULL;
   for (i = 0; i < m->n; i++) {
-    int hf = wt_name_to_gguf(m->t[i].name, buf, sizeof(buf));
-    k[i].key = sqlite3_mprintf("%s", hf < 0 ? m->t[i].name : buf);
-    k[i].hf = hf == 1;
+    const char *name = m->t[i].name;
+    int n = arch ? wt_name_hf_to_gguf(arch, name, strlen(name), buf, sizeof(buf)) : 0;
+    k[i].key = sqlite3_mprintf("%s", n > 0 ? buf : name);
+    k[i].hf = n > 0;
     k[i].i = i;
     if (k[i].key == NULL) {
       while (i-- > 0)
@@ -83,19 +104,22 @@ static void wt_keys_free(wt_key *k, int n) {
 static int wt_compare_pair(wt_report *r, const wt_rmodel *a, const wt_rmodel *b, wt_pair *p,
                            int a_hf, int b_hf, double *va, double *vb) {
   const wt_rtensor *ta = &a->t[p->a], *tb = &b->t[p->b];
-  const wt_rmodel *gm = a_hf ? b : a; /* the side with llama.cpp's names */
+  const wt_rmodel *gm = a_hf ? b : a; /* the GGUF */
   const wt_rtensor *tg = a_hf ? tb : ta;
-  sqlite3_int64 heads = 0, rows = tg->rows, cols, i, j, n;
-  uint64_t start[WT_SAMPLE_WINDOWS], count[WT_SAMPLE_WINDOWS];
+  sqlite3_int64 rows = tg->rows, cols, i, n;
+  uint64_t start[WT_SAMPLE_WINDOWS], count[WT_SAMPLE_WINDOWS], heads = 0;
+  wt_error e;
   if (ta->numel != tb->numel || ta->numel == 0)
     return 0;
   p->compared = 1;
-  if (a_hf != b_hf && (ta->kind == WT_KIND_Q || ta->kind == WT_KIND_K))
-    heads = ta->kind == WT_KIND_Q ? gm->n_head : gm->n_head_kv;
-  if (heads > 0 && rows > 1 && ta->numel % rows == 0 && rows % heads == 0 &&
-      (rows / heads) % 2 == 0) {
+  wt_compare_init(&p->d);
+  if (a_hf != b_hf)
+    heads = wt_qk_heads(gm->arch, tg->name, strlen(tg->name), (uint64_t)gm->n_head,
+                        (uint64_t)gm->n_head_kv);
+  if (heads > 0 && rows > 0 && ta->numel % rows == 0 &&
+      wt_qk_check((uint64_t)rows, heads, &e) == 0) {
     /* whole rows, evenly spaced, each read where the other side has it */
-    sqlite3_int64 nr;
+    sqlite3_int64 nr, per_head = rows / (sqlite3_int64)heads;
     cols = ta->numel / rows;
     nr = WT_SAMPLE_VALUES / cols;
     nr = nr < 1 ? 1 : nr > rows ? rows : nr;
@@ -103,14 +127,13 @@ static int wt_compare_pair(wt_report *r, const wt_rmodel *a, const wt_rmodel *b,
     p->permuted = 1;
     for (i = 0; i < nr; i++) {
       sqlite3_int64 g = nr > 1 ? i * (rows - 1) / (nr - 1) : 0;
-      sqlite3_int64 h = wt_permuted_row(g, rows, heads);
+      sqlite3_int64 h = (sqlite3_int64)wt_qk_source_row((uint64_t)g, (uint64_t)per_head);
       sqlite3_int64 ra = a_hf ? h : g, rb = a_hf ? g : h;
       if (wt_report_values(r, a->path, ta->name, ra * cols, n, va) != n ||
           wt_report_values(r, b->path, tb->name, rb * cols, n, vb) != n)
         return wt_report_fail(r, "%s: could not read %lld values of '%s'", a->path, (long long)n,
                               ta->name);
-      for (j = 0; j < n; j++)
-        wt_diff_add(&p->d, va[j], vb[j]);
+      wt_compare_add_f64(&p->d, va, vb, (size_t)n);
     }
     return 0;
   }
@@ -121,8 +144,7 @@ static int wt_compare_pair(wt_report *r, const wt_rmodel *a, const wt_rmodel *b,
         wt_report_values(r, b->path, tb->name, (sqlite3_int64)start[i], c, vb) != c)
       return wt_report_fail(r, "%s: could not read %lld values of '%s'", a->path, (long long)c,
                             ta->name);
-    for (j = 0; j < c; j++)
-      wt_diff_add(&p->d, va[j], vb[j]);
+    wt_compare_add_f64(&p->d, va, vb, (size_t)c);
   }
   return 0;
 }
@@ -183,7 +205,7 @@ static void wt_list_lone(wt_html *b, const char *id, const char *title, const wt
 }
 
 /* The dtype (shape = 0) or shape (shape = 1) of t, "" when unknown. */
-static const char *wt_field(const wt_rtensor *t, int shape) {
+static const char *wt_dtype_or_shape(const wt_rtensor *t, int shape) {
   const char *s = shape ? t->shape : t->dtype;
   return s ? s : "";
 }
@@ -193,7 +215,8 @@ static int wt_count_changed(const wt_rmodel *a, const wt_rmodel *m, const wt_pai
                             int shape) {
   int i, n = 0;
   for (i = 0; i < np; i++)
-    n += strcmp(wt_field(&a->t[p[i].a], shape), wt_field(&m->t[p[i].b], shape)) != 0;
+    n += strcmp(wt_dtype_or_shape(&a->t[p[i].a], shape), wt_dtype_or_shape(&m->t[p[i].b], shape)) !=
+         0;
   return n;
 }
 
@@ -207,13 +230,13 @@ static void wt_list_changed(wt_html *b, const wt_rmodel *a, const wt_rmodel *m, 
                      : "<th>a</th><th>b</th><th>dtype in a</th><th>in b</th>");
   for (i = 0; i < np; i++) {
     const wt_rtensor *ta = &a->t[p[i].a], *tb = &m->t[p[i].b];
-    if (strcmp(wt_field(ta, shape), wt_field(tb, shape)) == 0)
+    if (strcmp(wt_dtype_or_shape(ta, shape), wt_dtype_or_shape(tb, shape)) == 0)
       continue;
     wt_html_lit(b, "<tr class=\"item\">");
     wt_td(b, "name", ta->name);
     wt_td(b, "name", tb->name);
-    wt_td(b, "", wt_field(ta, shape));
-    wt_td(b, "", wt_field(tb, shape));
+    wt_td(b, "", wt_dtype_or_shape(ta, shape));
+    wt_td(b, "", wt_dtype_or_shape(tb, shape));
     wt_html_lit(b, "</tr>");
   }
   wt_html_lit(b, "</table></details>");
@@ -236,17 +259,19 @@ static void wt_diff_lists(wt_html *b, const wt_rmodel *a, const wt_rmodel *m, co
                "<th class=\"n\">cosine</th>");
   for (i = 0; i < np; i++) {
     const wt_pair *q = &p[i];
+    wt_compare_summary s;
     if (!q->compared)
       continue;
+    wt_compare_summarize(&q->d, &s);
     wt_html_lit(b, "<tr class=\"pair\">");
     wt_td(b, "name", a->t[q->a].name);
     wt_td(b, "name", m->t[q->b].name);
     wt_html_printf(b, "<td class=\"n\">%llu%s</td><td class=\"n\" data-rel-l2=\"%.17g\">",
                    (unsigned long long)q->d.count, q->permuted ? " (rows un-permuted)" : "",
-                   wt_diff_rel_l2(&q->d));
-    wt_fmt_rel(b, wt_diff_rel_l2(&q->d));
-    wt_html_printf(b, "</td><td class=\"n\" data-cosine=\"%.17g\">", wt_diff_cosine(&q->d));
-    wt_fmt_cos(b, wt_diff_cosine(&q->d));
+                   s.rel_l2);
+    wt_fmt_rel(b, s.rel_l2);
+    wt_html_printf(b, "</td><td class=\"n\" data-cosine=\"%.17g\">", s.cosine);
+    wt_fmt_cos(b, s.cosine);
     wt_html_lit(b, "</td></tr>");
   }
   wt_html_lit(b, "</table></details></section>\n");
@@ -254,7 +279,7 @@ static void wt_diff_lists(wt_html *b, const wt_rmodel *a, const wt_rmodel *m, co
 
 /* The two heatmaps, layer x kind, of the compared pairs. */
 static int wt_diff_heatmaps(wt_report *r, const wt_rmodel *a, const wt_rmodel *m, const wt_pair *p,
-                            int np, int name_map) {
+                            int np, const char *map_arch) {
   static const wt_svg_tick rel_ticks[] = {{0, "\xe2\x89\xa4"
                                               "1e-4"},
                                           {0.25, "1e-3"},
@@ -271,9 +296,9 @@ static int wt_diff_heatmaps(wt_report *r, const wt_rmodel *a, const wt_rmodel *m
   const char *cols[WT_KIND_COUNT];
   wt_html *b = &r->out;
   int *layers = sqlite3_malloc64((size_t)(np + 1) * sizeof(int)), nl = 0, i, j, k;
-  wt_diff *cell = NULL;
+  wt_compare *cell = NULL;
   double *rel = NULL, *cos = NULL;
-  char(*labels)[32] = NULL;
+  char(*labels)[WT_LABEL_SIZE] = NULL;
   const char **rows = NULL;
   int rc = 0;
   if (layers == NULL)
@@ -287,17 +312,21 @@ static int wt_diff_heatmaps(wt_report *r, const wt_rmodel *a, const wt_rmodel *m
       layers[j++] = layers[i];
   nl = j > WT_MAX_ROWS ? WT_MAX_ROWS : j;
   wt_html_lit(b, "<section id=\"heatmaps\"><h2>Difference by layer and kind</h2>");
-  if (name_map && a->n_head == 0 && m->n_head == 0)
-    wt_html_lit(b, "<p class=\"note\">Names paired through the llama name map (Hugging Face "
-                   "\xe2\x86\x92 llama.cpp). No head count is known, so q and k weights are "
-                   "compared row for row as stored (llama.cpp permutes their rows).</p>");
-  else if (name_map) {
-    const wt_rmodel *g = a->n_head ? a : m;
-    wt_html_printf(b,
-                   "<p class=\"note\">Names paired through the llama name map (Hugging Face "
-                   "\xe2\x86\x92 llama.cpp); the rows of q and k weights are read un-permuted "
-                   "(%lld heads, %lld key/value heads, from the GGUF metadata).</p>",
-                   (long long)g->n_head, (long long)g->n_head_kv);
+  if (map_arch) {
+    const wt_rmodel *g = strcmp(a->format, "gguf") == 0 ? a : m;
+    wt_html_lit(b, "<p class=\"note\">Names paired through llama.cpp's name map for ");
+    wt_html_str(b, map_arch);
+    wt_html_lit(b, " (Hugging Face \xe2\x86\x92 GGUF)");
+    if (!wt_qk_arch_permutes(map_arch))
+      wt_html_lit(b, "; its converter keeps the rows of q and k in the checkpoint's order.</p>");
+    else if (g->n_head == 0)
+      wt_html_lit(b, ". No head count is known, so q and k weights are compared row for row "
+                     "as stored (llama.cpp permutes their rows).</p>");
+    else
+      wt_html_printf(b,
+                     "; the rows of q and k weights are read un-permuted (%lld heads, %lld "
+                     "key/value heads, from the GGUF metadata).</p>",
+                     (long long)g->n_head, (long long)g->n_head_kv);
   }
   if (nl == 0) {
     wt_html_lit(b, "<p class=\"note\">No layer tensors (q, k, v, o, gate, up, down, norms) pair "
@@ -308,32 +337,35 @@ static int wt_diff_heatmaps(wt_report *r, const wt_rmodel *a, const wt_rmodel *m
   cell = sqlite3_malloc64((size_t)nl * WT_KIND_COUNT * sizeof(*cell));
   rel = sqlite3_malloc64((size_t)nl * WT_KIND_COUNT * sizeof(double));
   cos = sqlite3_malloc64((size_t)nl * WT_KIND_COUNT * sizeof(double));
-  labels = sqlite3_malloc64((size_t)nl * 32);
+  labels = sqlite3_malloc64((size_t)nl * WT_LABEL_SIZE);
   rows = sqlite3_malloc64((size_t)nl * sizeof(char *));
   if (cell == NULL || rel == NULL || cos == NULL || labels == NULL || rows == NULL) {
     rc = wt_report_fail(r, "out of memory");
     goto done;
   }
-  memset(cell, 0, (size_t)nl * WT_KIND_COUNT * sizeof(*cell));
+  for (i = 0; i < nl * WT_KIND_COUNT; i++)
+    wt_compare_init(&cell[i]);
   for (i = 0; i < np; i++) { /* the norms of a layer add up into one cell */
     const wt_rtensor *t = &a->t[p[i].a];
     int *at;
-    wt_diff *c;
+    wt_compare *c;
     if (!p[i].compared || t->layer < 0 || t->kind < 0)
       continue;
     at = bsearch(&t->layer, layers, (size_t)nl, sizeof(int), wt_report_cmp_int);
     if (at == NULL)
       continue;
     c = &cell[(at - layers) * WT_KIND_COUNT + t->kind];
-    wt_diff_merge(c, &p[i].d);
+    wt_compare_merge(c, &p[i].d);
   }
   for (i = 0; i < nl; i++) {
-    wt_report_layer_label(layers[i], labels[i], 32);
+    wt_report_layer_label(layers[i], labels[i], WT_LABEL_SIZE);
     rows[i] = labels[i];
     for (k = 0; k < WT_KIND_COUNT; k++) {
-      const wt_diff *c = &cell[i * WT_KIND_COUNT + k];
-      rel[i * WT_KIND_COUNT + k] = c->count ? wt_diff_rel_l2(c) : NAN;
-      cos[i * WT_KIND_COUNT + k] = c->count ? wt_diff_cosine(c) : NAN;
+      const wt_compare *c = &cell[i * WT_KIND_COUNT + k];
+      wt_compare_summary s;
+      wt_compare_summarize(c, &s);
+      rel[i * WT_KIND_COUNT + k] = c->count ? s.rel_l2 : NAN;
+      cos[i * WT_KIND_COUNT + k] = c->count ? s.cosine : NAN;
     }
   }
   for (k = 0; k < WT_KIND_COUNT; k++)
@@ -366,14 +398,15 @@ done:
 }
 
 int wt_report_diff(wt_report *r, const wt_rmodel *a, const wt_rmodel *b) {
-  wt_key *ka = wt_keys(a), *kb = wt_keys(b);
+  const char *map_arch = wt_map_arch(a, b);
+  wt_key *ka = wt_keys(a, map_arch), *kb = wt_keys(b, map_arch);
   wt_pair *p = sqlite3_malloc64((size_t)(a->n + 1) * sizeof(*p));
   int *only_a = sqlite3_malloc64((size_t)(a->n + 1) * sizeof(int));
   int *only_b = sqlite3_malloc64((size_t)(b->n + 1) * sizeof(int));
   double *va = sqlite3_malloc64(WT_SAMPLE_VALUES * sizeof(double));
   double *vb = sqlite3_malloc64(WT_SAMPLE_VALUES * sizeof(double));
   char *title = NULL;
-  int np = 0, na = 0, nb = 0, i, j, rc = 0, any_hf = 0, n_retyped = 0, n_reshaped = 0;
+  int np = 0, na = 0, nb = 0, i, j, rc = 0, n_retyped = 0, n_reshaped = 0;
   wt_html *o = &r->out;
   if (ka == NULL || kb == NULL || p == NULL || only_a == NULL || only_b == NULL || va == NULL ||
       vb == NULL) {
@@ -391,7 +424,6 @@ int wt_report_diff(wt_report *r, const wt_rmodel *a, const wt_rmodel *b) {
       memset(&p[np], 0, sizeof(p[np]));
       p[np].a = ka[i].i;
       p[np].b = kb[j].i;
-      any_hf |= ka[i].hf != kb[j].hf;
       rc = wt_compare_pair(r, a, b, &p[np], ka[i].hf, kb[j].hf, va, vb);
       if (rc)
         goto done;
@@ -426,7 +458,7 @@ int wt_report_diff(wt_report *r, const wt_rmodel *a, const wt_rmodel *b) {
   wt_page_tile_int(o, "retyped", "retyped", n_retyped);
   wt_page_tile_int(o, "reshaped", "reshaped", n_reshaped);
   wt_page_tiles_end(o);
-  rc = wt_diff_heatmaps(r, a, b, p, np, any_hf);
+  rc = wt_diff_heatmaps(r, a, b, p, np, map_arch);
   if (rc == 0) {
     wt_diff_lists(o, a, b, p, np, only_a, na, only_b, nb);
     wt_page_end(o, WEIGHTS_VERSION);

@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_model.h"
+#include "decode/decode.h"
 #include "report/names.h"
 #include "report/page.h"
 #include "report/sample.h"
@@ -70,11 +71,6 @@ static int wt_group_key(int layer) {
          : layer >= 0               ? layer
          : layer == WT_LAYER_OUTPUT ? 1 << 30
                                     : (1 << 30) + 1;
-}
-
-int wt_report_cmp_int(const void *a, const void *b) {
-  int x = *(const int *)a, y = *(const int *)b;
-  return x < y ? -1 : x > y;
 }
 
 /* The distinct layer groups of m, in page order, into g (room for m->n).
@@ -153,7 +149,7 @@ static int wt_model_bars(wt_report *r, const wt_rmodel *m) {
   int *g = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(int));
   const char **labels = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(char *) * 2);
   double *vals = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(double) * (WT_MAX_SERIES + 2));
-  char(*glabel)[32] = sqlite3_malloc64((size_t)(m->n + 1) * 32);
+  char(*glabel)[WT_LABEL_SIZE] = sqlite3_malloc64((size_t)(m->n + 1) * WT_LABEL_SIZE);
   int nd, ng, ns, i, j, k, rc = 0;
   if (d == NULL || g == NULL || labels == NULL || vals == NULL || glabel == NULL) {
     rc = wt_report_fail(r, "out of memory");
@@ -182,7 +178,7 @@ static int wt_model_bars(wt_report *r, const wt_rmodel *m) {
   for (i = 0; i < ns; i++)
     labels[i] = i == WT_MAX_SERIES && nd > ns ? "other dtypes" : d[i].dtype;
   for (i = 0; i < ng; i++) {
-    wt_report_layer_label(g[i], glabel[i], 32);
+    wt_report_layer_label(g[i], glabel[i], WT_LABEL_SIZE);
     labels[ns + i] = glabel[i];
   }
   wt_html_lit(b, "<section id=\"layers\"><h2>Bytes and parameters per layer, by dtype</h2>"
@@ -286,8 +282,9 @@ static int wt_model_histogram(wt_report *r, const wt_rmodel *m, const wt_rtensor
   uint64_t start[WT_SAMPLE_WINDOWS], count[WT_SAMPLE_WINDOWS], bins[WT_HIST_BINS] = {0};
   int nw = wt_sample_windows((uint64_t)t->numel, WT_SAMPLE_VALUES, WT_SAMPLE_WINDOWS, start, count);
   sqlite3_int64 n = 0, got;
-  wt_sample_stats s;
-  double lo, hi;
+  wt_stats st;
+  wt_stats_summary sm;
+  double lo = 0, hi = 1;
   int i;
   wt_html_lit(b, "<div class=\"hist\"><h3>");
   wt_html_str(b, t->name);
@@ -308,15 +305,14 @@ static int wt_model_histogram(wt_report *r, const wt_rmodel *m, const wt_rtensor
     }
     n += got;
   }
-  wt_sample_stats_init(&s);
-  for (i = 0; i < n; i++)
-    wt_sample_stats_add(&s, v[i]);
+  wt_stats_init(&st); /* tensor_stats()'s accumulator */
+  wt_stats_add_f64(&st, v, (size_t)n);
+  wt_stats_summarize(&st, &sm);
   wt_html_printf(b, " &middot; sampled %lld of %lld values", (long long)n, (long long)t->numel);
   if (nw > 1)
     wt_html_printf(b, " in %d windows", nw);
   wt_html_lit(b, "</p>");
-  lo = s.finite ? s.min : 0;
-  hi = s.finite ? s.max : 1;
+  wt_sample_range(v, (size_t)n, &lo, &hi);
   if (hi <= lo) {
     double pad = fabs(lo) > 0 ? fabs(lo) / 2 : 0.5;
     lo -= pad;
@@ -332,9 +328,8 @@ static int wt_model_histogram(wt_report *r, const wt_rmodel *m, const wt_rtensor
                  "<td>max</td><td class=\"n\" data-stat=\"max\">%.6g</td>"
                  "<td>std</td><td class=\"n\" data-stat=\"std\">%.6g</td>"
                  "<td>Inf</td><td class=\"n\" data-stat=\"inf\">%llu</td></tr></table></div>",
-                 (long long)n, s.finite ? s.min : NAN, wt_sample_stats_mean(&s),
-                 (unsigned long long)s.nan, s.finite ? s.max : NAN, wt_sample_stats_std(&s),
-                 (unsigned long long)s.inf);
+                 (long long)n, st.min, sm.mean, (unsigned long long)st.nan_count, st.max, sm.std,
+                 (unsigned long long)st.inf_count);
   return 0;
 }
 
@@ -430,7 +425,7 @@ static int wt_model_tensor_table(wt_report *r, const wt_rmodel *m) {
   wt_html_lit(b, "<section id=\"tensors\"><h2>Every tensor</h2>");
   for (i = 0; i < m->n; i = j) {
     int layer = m->t[(uint32_t)order[i]].layer;
-    char label[32];
+    char label[WT_LABEL_SIZE];
     double bytes = 0;
     for (j = i; j < m->n && m->t[(uint32_t)order[j]].layer == layer; j++)
       bytes += (double)m->t[(uint32_t)order[j]].nbytes;

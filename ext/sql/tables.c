@@ -1,6 +1,6 @@
 /*
 ** tables.c: the table-valued functions, each a wt_table_def for vtab.c.
-** Layer: sql (files through io/, descriptions from formats/).
+** Layer: sql (files through bytes/ and paths/, descriptions from formats/).
 **
 **   safetensors(path)          one row per tensor, in data-offset order
 **   safetensors_metadata(path) one row per __metadata__ entry
@@ -9,6 +9,21 @@
 **   gguf_array(path, key)      one row per element of one array value
 **   tensors(path)              one row per tensor of either format, with
 **                              its Hugging Face and GGUF names
+**
+** For example, on the demo model that `make demo` writes:
+**
+**   SELECT name, dtype, shape, data_start, nbytes
+**   FROM safetensors('build/demo/tiny-llama.safetensors') LIMIT 2;
+**   model.embed_tokens.weight              BF16  [260,64]  0      33280
+**   model.layers.0.input_layernorm.weight  BF16  [64]      33280  128
+**
+**   SELECT key, type, value FROM gguf_metadata('build/demo/tiny-llama.gguf') LIMIT 2;
+**   general.architecture  STRING  llama
+**   general.name          STRING  Tiny Llama (sqlite-weights demo)
+**
+**   SELECT name, gguf_name FROM tensors('build/demo/tiny-llama.safetensors') LIMIT 2;
+**   model.embed_tokens.weight              token_embd.weight
+**   model.layers.0.input_layernorm.weight  blk.0.attn_norm.weight
 **
 ** (weights_files and weights_models are in catalog.c.)
 ** Every table also has the HIDDEN columns of its arguments and `file`
@@ -22,8 +37,8 @@
 
 #include "formats/gguf_value.h"
 #include "formats/name_map.h"
-#include "io/file.h"
-#include "io/model_arch.h"
+#include "bytes/file.h"
+#include "paths/model_arch.h"
 #include "tables.h"
 #include "vtab.h"
 
@@ -428,7 +443,7 @@ enum {
 
 /* Per-file state of tensors(): the architecture the names map by,
 ** resolved once per file, when a name column is first read
-** (io/model_arch.h). */
+** (paths/model_arch.h). */
 typedef struct ts_state {
   int resolved;
   char arch[64];

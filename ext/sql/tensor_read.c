@@ -1,6 +1,6 @@
 /*
 ** tensor_read.c: a tensor's decoder and its bytes, a whole number of
-** blocks at a time.  Layer: sql (files through io/, decoding through
+** blocks at a time.  Layer: sql (files through bytes/ and paths/, decoding through
 ** decode/).  Shared by the tables and functions that decode values
 ** (values.c, histogram_table.c).  See tensor_read.h.
 */
@@ -8,12 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/ggml_type.h"
 #include "tensor_read.h"
 #include "vtab.h"
 
 SQLITE_EXTENSION_INIT3
 
-/* NVFP4's per-tensor scale (quants.md section 5): a weight NAME.weight
+/* NVFP4's per-tensor scale: a weight NAME.weight
 ** has it in an F32 tensor of one value named NAME.scale (llama.cpp's
 ** converter and quantizer) or NAME.weight.scale (other converters), in
 ** the same file.  Returns codec, or copy set up to multiply every value by
@@ -28,7 +29,7 @@ static const wt_codec *wt_nvfp4_scaled(const wt_source *src, const wt_tensor *t,
   float scale;
   wt_error e;
   size_t n = t->name.n;
-  if (src->model.format != WT_FORMAT_GGUF || t->type_id != 40 || n + 6 > sizeof(name))
+  if (src->model.format != WT_FORMAT_GGUF || t->type_id != GGML_TYPE_NVFP4 || n + 6 > sizeof(name))
     return codec;
   memcpy(name, t->name.p, n);
   if (n > 7 && memcmp(name + n - 7, ".weight", 7) == 0) {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "decode/decode.h"
-#include "io/source.h"
+#include "bytes/source.h"
 
 /* The decoder of tensor t of src (fn names the caller in errors): NULL
 ** with *pzErr set when it cannot be decoded; *nvalues its value count.

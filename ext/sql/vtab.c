@@ -46,6 +46,8 @@ typedef struct wt_vtab {
   sqlite3 *db; /* whose sqlite3_interrupt() stops a remote transfer */
 } wt_vtab;
 
+/* ======================= Helpers for the table files ======================== */
+
 char *wt_error_message(const char *fn, const char *path, const char *msg) {
   if (path == NULL || path[0] == 0)
     return sqlite3_mprintf("%s(): %s", fn, msg);
@@ -71,6 +73,8 @@ int wt_start_named_tensor(wt_cursor *c, int k, const wt_tensor **t, size_t size)
   memset(c->state, 0, size);
   return SQLITE_OK;
 }
+
+/* ================================ Connecting ================================ */
 
 /* Replace the vtab's error message. */
 static void wt_set_error(sqlite3_vtab *tab, char *msg) {
@@ -108,6 +112,8 @@ static int wt_disconnect(sqlite3_vtab *pVtab) {
   sqlite3_free(pVtab);
   return SQLITE_OK;
 }
+
+/* ========= The idx range hook: xBestIndex and xFilter's constraints ========= */
 
 #define WT_MAX_RANGE 8 /* range constraints passed to xFilter */
 
@@ -315,6 +321,8 @@ static int wt_best_index(sqlite3_vtab *pVtab, sqlite3_index_info *info) {
   return SQLITE_OK;
 }
 
+/* ================================= Cursors ================================== */
+
 /* xOpen */
 static int wt_open(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCursor) {
   wt_cursor *c = sqlite3_malloc(sizeof(*c));
@@ -366,6 +374,8 @@ static int wt_close(sqlite3_vtab_cursor *cur) {
   sqlite3_free(cur);
   return SQLITE_OK;
 }
+
+/* =================== Files and models, one after another ==================== */
 
 /* The ids to visit: files of the models in scope (WT_ROWS_DATA: the data
 ** files, each once; WT_ROWS_FILES: every file), or the models. */
@@ -606,6 +616,8 @@ static int wt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
   return wt_settle(c);
 }
 
+/* =================================== Rows =================================== */
+
 /* xNext */
 static int wt_next(sqlite3_vtab_cursor *cur) {
   wt_cursor *c = (wt_cursor *)cur;
@@ -675,6 +687,8 @@ static sqlite3_module wt_module = {
     .xColumn = wt_column,
     .xRowid = wt_rowid,
 };
+
+/* =============================== Registration =============================== */
 
 /* Destructor of a registration: drop its reference to the cache. */
 static void wt_table_aux_free(void *p) {

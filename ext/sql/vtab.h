@@ -1,6 +1,6 @@
 /*
 ** vtab.h: the one virtual-table module behind every table-valued function
-** of the extension (layer: sql; files through io/).
+** of the extension (layer: sql; files through bytes/ and paths/).
 **
 ** A table is described by a wt_table_def: its schema, the format of the
 ** files it reads, how many rows a file gives, and how to produce a column.
@@ -13,9 +13,9 @@
 ** HIDDEN column `file`.
 **
 ** The path argument may name one file, a directory, a glob, a sharded
-** safetensors index or a split GGUF (io/paths.h): its models.  A table of
+** safetensors index or a split GGUF (paths/paths.h): its models.  A table of
 ** rows from the files (WT_ROWS_DATA) first checks every model in scope
-** (io/models.h) and fails, naming the file, when one fails: it never reads
+** (paths/models.h) and fails, naming the file, when one fails: it never reads
 ** part of a model or skips a broken file.  Then rows come file after file
 ** of each model, each file read once.  weights_files (WT_ROWS_FILES) has
 ** one row per file in scope and weights_models (WT_ROWS_MODELS) one per
@@ -26,10 +26,10 @@
 
 #include <sqlite3ext.h>
 
-#include "io/cache.h"
-#include "io/models.h"
-#include "io/paths.h"
-#include "io/source.h"
+#include "bytes/cache.h"
+#include "paths/models.h"
+#include "paths/paths.h"
+#include "bytes/source.h"
 
 #define WT_MAX_ARGS 8
 

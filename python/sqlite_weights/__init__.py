@@ -15,7 +15,7 @@ loading on, loads the module and turns it off again, so SQL cannot load
 anything else afterwards) or an apsw.Connection (Debian's python3-apsw).
 Some Python builds (pyenv's, some macOS ones) compile sqlite3 without
 enable_load_extension; load() then raises an error that names the ways out.
-The SQL reference is the repository's README.md.
+The SQL reference is the repository's docs/reference.md.
 """
 
 import os

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "base/utf8.h"
-#include "io/hf_locate.h"
+#include "paths/hf_locate.h"
 
 static void check_kind(const char *name) {
   size_t skip = 0;

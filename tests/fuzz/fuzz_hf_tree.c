@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/http_tree.h"
+#include "remote/http.h"
+#include "remote/http_tree.h"
 
 static int ends_with(const char *s, const char *z) {
   size_t n = strlen(s), k = strlen(z);
@@ -58,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *body;
   size_t first;
   int format;
+  wt_remote_register(); /* remote paths go to the HTTP source, as in the module */
   if (size < 1)
     return 0;
   format = data[0] % 3;

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/http_parse.h"
+#include "remote/http_parse.h"
 
 static uint64_t le64(const uint8_t *p) {
   uint64_t v = 0;

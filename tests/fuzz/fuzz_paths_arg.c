@@ -50,9 +50,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io/paths.h"
-#include "io/paths_int.h"
-#include "io/url.h"
+#include "remote/http.h"
+#include "paths/paths.h"
+#include "paths/paths_int.h"
+#include "remote/url.h"
 
 /* The tree: kind 'f' file (content), 'l' symlink (target), 'p' FIFO, 'd'
 ** folder; model: a model file of a directory scan (paths.h). */
@@ -516,6 +517,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static int made;
   const char *arg;
   size_t hn, n, i;
+  wt_remote_register(); /* remote paths go to the HTTP source, as in the module */
   if (!made) {
     make_tree();
     made = 1;

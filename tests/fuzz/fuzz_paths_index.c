@@ -21,7 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io/paths.h"
+#include "remote/http.h"
+#include "paths/paths.h"
 
 static char dir[64], index_path[128];
 
@@ -66,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wt_pathlist out;
   wt_error err;
   size_t i, k, dn;
+  wt_remote_register(); /* remote paths go to the HTTP source, as in the module */
   if (dir[0] == 0)
     setup();
   write_file(index_path, data, size);

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/paths_int.h"
+#include "paths/paths_int.h"
 
 /* The split shape read here: M with *k and *at, or 0. */
 static int ref_split(const uint8_t *p, size_t n, int *k, size_t *at) {

@@ -28,8 +28,8 @@
 #include <fcntl.h>
 
 #include "fake_curl.h"
-#include "io/http.h"
-#include "io/source.h"
+#include "remote/http.h"
+#include "bytes/source.h"
 
 #define WT_MAX_IN ((size_t)65536)
 #define WT_PAD    ((size_t)(2 * WT_HTTP_FIRST)) /* so that reads go past the first range */
@@ -151,6 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wt_source *a = NULL, *b = NULL;
   wt_error e1, e2;
   int r1, r2, format;
+  wt_remote_register(); /* remote paths go to the HTTP source, as in the module */
   if (size < 1 || size - 1 > WT_MAX_IN)
     return 0;
   format = data[0] % 3;

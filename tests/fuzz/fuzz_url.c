@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/url.h"
+#include "remote/url.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const char *endpoints[] = {NULL, "http://127.0.0.1:8080/"};

@@ -1,0 +1,517 @@
+/*
+** http.c: the remote byte source over libcurl: open (the first range, or
+** the header kept on disk), ranged reads with their checks and retries
+** (http_register.c makes it the source of remote paths).  See http.h.
+** Built without libcurl (make REMOTE=0), http_none.c stands in for it.
+*/
+#ifdef WT_REMOTE
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "hf_token.h"
+#include "http_int.h"
+#include "url.h"
+
+#define U(x) ((unsigned long long)(x))
+
+/* Room for a request header's name and ": " before its value. */
+#define WT_HEADER_NAME_MAX 64
+
+/* ======================== libcurl and its callbacks ========================= */
+
+static pthread_once_t wt_curl_once = PTHREAD_ONCE_INIT;
+static CURLcode wt_curl_init_rc = CURLE_FAILED_INIT;
+
+/* curl_global_init, once per process. */
+static void wt_curl_init(void) {
+  wt_curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+int wt_curl_ready(void) {
+  pthread_once(&wt_curl_once, wt_curl_init);
+  return wt_curl_init_rc == CURLE_OK ? 0 : -1;
+}
+
+/* CURLOPT_HEADERFUNCTION: keep Content-Range and ETag of the last response. */
+static size_t wt_on_header(char *line, size_t size, size_t count, void *arg) {
+  wt_http *h = arg;
+  size_t n = size * count;
+  wt_http_resp_line(&h->resp, line, n);
+  return n;
+}
+
+/* CURLOPT_WRITEFUNCTION: take the body of a 206 into dst; stop at once on
+** a 200 (Range ignored), on a wrong Content-Range and on excess bytes. */
+static size_t wt_on_body(char *p, size_t size, size_t count, void *arg) {
+  wt_sink *k = arg;
+  wt_http *h = k->h;
+  size_t n = size * count;
+  long code = 0;
+  curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
+  if (!h->body_started) {
+    wt_http_ask q = {h->off, h->want, h->opening, k->f->size, h->etag};
+    h->body_started = 1;
+    h->why = wt_http_verdict(code, &h->resp, &q, &h->cr_total);
+    h->want = q.want;
+    if (h->why != WT_RESP_OK)
+      return 0;
+  }
+  if ((h->why = wt_http_body_step(code, h->want, h->got, &h->discarded, n)) != WT_RESP_OK)
+    return 0;
+  if (code != 206)
+    return n; /* an error page, read to keep the connection */
+  memcpy(h->dst + h->got, p, n);
+  h->got += n;
+  return n;
+}
+
+/* =========================== Interrupts and waits =========================== */
+
+/* Seconds since some fixed time. */
+static double wt_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* This thread's cancel test (wt_http_set_cancel). */
+static __thread wt_cancel_fn wt_cancel;
+static __thread void *wt_cancel_arg;
+
+void wt_http_set_cancel(wt_cancel_fn cancel, void *arg) {
+  wt_cancel = cancel;
+  wt_cancel_arg = arg;
+}
+
+/* True when this thread's statement was interrupted. */
+static int wt_cancelled(void) {
+  return wt_cancel != NULL && wt_cancel(wt_cancel_arg) != 0;
+}
+
+/* CURLOPT_XFERINFOFUNCTION: non-zero stops the transfer. */
+static int wt_on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                          curl_off_t ulnow) {
+  (void)arg;
+  (void)dltotal;
+  (void)dlnow;
+  (void)ultotal;
+  (void)ulnow;
+  return wt_cancelled();
+}
+
+/* Sleep for s seconds, in slices of 50 ms: -1 as soon as the statement is
+** interrupted, else 0. */
+static int wt_sleep(double s) {
+  while (s > 0) {
+    double slice = s < 0.05 ? s : 0.05;
+    struct timespec ts;
+    if (wt_cancelled())
+      return -1;
+    ts.tv_sec = 0;
+    ts.tv_nsec = (long)(slice * 1e9);
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+      ;
+    s -= slice;
+  }
+  return wt_cancelled() ? -1 : 0;
+}
+
+/* ======================= Transfers and their retries ======================== */
+
+/* An integer from the environment variable name, or def. */
+static long wt_env_long(const char *name, long def, long lo, long hi) {
+  const char *v = getenv(name);
+  char *end;
+  long x;
+  if (v == NULL || *v == 0)
+    return def;
+  x = strtol(v, &end, 10);
+  return *end == 0 && x >= lo && x <= hi ? x : def;
+}
+
+/* True for transport errors worth another try. */
+static int wt_transient(CURLcode rc) {
+  return rc == CURLE_COULDNT_CONNECT || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
+         rc == CURLE_PARTIAL_FILE || rc == CURLE_GOT_NOTHING || rc == CURLE_OPERATION_TIMEDOUT;
+}
+
+/* The error of a finished transfer that will not be retried. */
+static int wt_transfer_error(wt_http *h, const wt_file *f, CURLcode rc, long code, wt_error *err) {
+  switch (h->why) {
+  case WT_RESP_IGNORED_RANGE:
+    return wt_fail(err,
+                   "%sthe server ignores Range requests (it answered 200 with the whole "
+                   "file); stopped at once instead of downloading it",
+                   h->shown);
+  case WT_RESP_BAD_RANGE:
+    return wt_fail(err, "%swrong Content-Range \"%s\" for bytes %llu-%llu", h->shown, h->resp.cr,
+                   U(h->off), U(h->off + h->want - 1));
+  case WT_RESP_TOO_LONG:
+    return wt_fail(err, "%sthe server sent more than the %zu bytes asked at byte %llu", h->shown,
+                   h->want, U(h->off));
+  case WT_RESP_CHANGED:
+    return wt_fail(err,
+                   "%sfile changed on the server (ETag %s and %llu bytes at open, now ETag %s, "
+                   "Content-Range %s)",
+                   h->shown, h->etag[0] ? h->etag : "none", U(f->size),
+                   h->resp.etag[0] ? h->resp.etag : "none", h->resp.cr);
+  default:
+    break;
+  }
+  if (code == 401 || code == 403)
+    return wt_fail(err, "%sHTTP %ld: access denied: the file needs a token: set HF_TOKEN%s",
+                   h->shown, code, h->has_token ? " (the token given was refused)" : "");
+  if (code == 404)
+    return wt_fail(err, "%sHTTP 404: not found", h->shown);
+  if (rc == CURLE_ABORTED_BY_CALLBACK && h->why == WT_RESP_OK)
+    return wt_fail(err, "%sinterrupted", h->shown);
+  if (rc == CURLE_TOO_MANY_REDIRECTS)
+    return wt_fail(err, "%smore than %d redirects", h->shown, WT_HTTP_MAX_REDIRS);
+  if (rc == CURLE_UNSUPPORTED_PROTOCOL)
+    return wt_fail(err, "%sa redirect to a protocol other than http or https", h->shown);
+  if (rc == CURLE_OPERATION_TIMEDOUT)
+    return wt_fail(err, "%sthe transfer stalled or timed out", h->shown);
+  if (rc != CURLE_OK && rc != CURLE_WRITE_ERROR)
+    return wt_fail(err, "%s%s", h->shown, curl_easy_strerror(rc));
+  if (code == 206)
+    return wt_fail(err, "%sshort body: %zu of the %zu bytes asked at byte %llu", h->shown, h->got,
+                   h->want, U(h->off));
+  return wt_fail(err, "%sHTTP %ld for bytes %llu-%llu", h->shown, code, U(h->off),
+                 U(h->off + h->want - 1));
+}
+
+/* True when URLs a and b have the same host and port. */
+static int wt_same_host(const char *a, const char *b) {
+  char ha[256], hb[256];
+  int pa, pb;
+  return wt_url_host(a, ha, sizeof(ha), &pa) == 0 && wt_url_host(b, hb, sizeof(hb), &pb) == 0 &&
+         strcmp(ha, hb) == 0 && pa == pb;
+}
+
+/* Read from where the first request was redirected (the Hub's CDN), so that
+** later requests skip the redirect; the token goes there only if its host
+** is the endpoint's.  Nothing changes when that cannot be done. */
+static void wt_http_pin(wt_http *h) {
+  char *eff = NULL, *copy;
+  if (curl_easy_getinfo(h->curl, CURLINFO_EFFECTIVE_URL, &eff) != CURLE_OK || eff == NULL ||
+      strcmp(eff, h->url) == 0 || (copy = strdup(eff)) == NULL)
+    return;
+  if (wt_http_headers(h, h->token_ok && wt_same_host(h->url, copy), NULL) != 0) {
+    free(copy);
+    return;
+  }
+  h->pinned = copy;
+  curl_easy_setopt(h->curl, CURLOPT_URL, h->pinned);
+}
+
+/* Back to the URL asked for (a pinned CDN URL may expire). */
+static int wt_http_unpin(wt_http *h) {
+  free(h->pinned);
+  h->pinned = NULL;
+  curl_easy_setopt(h->curl, CURLOPT_URL, h->url);
+  return wt_http_headers(h, h->token_ok, NULL);
+}
+
+void wt_transfer_setup(wt_http *h, uint64_t off, size_t want, void *dst, wt_sink *k) {
+  char range[64];
+  h->dst = dst;
+  h->off = off;
+  h->want = want;
+  h->got = h->discarded = 0;
+  h->body_started = 0;
+  h->why = WT_RESP_OK;
+  h->resp.cr[0] = h->resp.etag[0] = 0;
+  snprintf(range, sizeof(range), "%llu-%llu", U(off), U(off + want - 1));
+  curl_easy_setopt(h->curl, CURLOPT_RANGE, range);
+  curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, k);
+}
+
+/* GET bytes [off, off + want) into dst, retrying what may pass.  At open
+** (h->opening) a shorter range is fine and becomes h->want. */
+static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, void *dst,
+                    long *status, wt_error *err) {
+  wt_sink k = {h, f};
+  long retries = wt_env_long("SQLITE_WEIGHTS_HTTP_RETRIES", WT_HTTP_RETRIES, 0, 20);
+  double t0 = wt_now(), backoff = 0.2;
+  long attempt;
+  for (attempt = 0;; attempt++) {
+    CURLcode rc;
+    long code = 0;
+    curl_off_t after = -1;
+    double wait;
+    wt_transfer_setup(h, off, want, dst, &k);
+    rc = curl_easy_perform(h->curl);
+    curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
+    *status = code;
+    if (rc == CURLE_OK && code == 206 && h->body_started && h->why == WT_RESP_OK &&
+        h->got == h->want)
+      return 0;
+    if (h->opening && rc == CURLE_OK && (code == 416 || (code == 304 && h->conditional)))
+      return 0; /* past the end (the caller reads the size from h->resp.cr), or not modified */
+    if (h->pinned != NULL && h->why == WT_RESP_OK &&
+        (code == 401 || code == 403 || code == 404 || code == 410 || wt_transient(rc))) {
+      if (wt_http_unpin(h) != 0)
+        return wt_fail(err, "out of memory");
+      attempt--; /* the redirect again, not a retry */
+      continue;
+    }
+    if (h->why != WT_RESP_OK || attempt >= retries ||
+        !(wt_transient(rc) || code == 429 || (code >= 500 && code != 501) ||
+          (rc == CURLE_OK && code == 206)))
+      return wt_transfer_error(h, f, rc, code, err);
+    wait = backoff;
+    if ((code == 429 || code == 503) &&
+        curl_easy_getinfo(h->curl, CURLINFO_RETRY_AFTER, &after) == CURLE_OK && after >= 0)
+      wait = after > 30 ? 30 : (double)after;
+    if (wt_now() + wait - t0 > WT_HTTP_RETRY_TOTAL)
+      return wt_transfer_error(h, f, rc, code, err);
+    if (wt_sleep(wait) != 0)
+      return wt_fail(err, "%sinterrupted while waiting to retry", h->shown);
+    backoff = backoff * 2 > 5 ? 5 : backoff * 2;
+  }
+}
+
+/* ======================= The byte source's operations ======================= */
+
+/* What messages say before their text: the callers name the path, so
+** only the URL an hf:// path resolved to, "(URL) ". */
+static void wt_shown_url(const char *url, int is_hf, char *out, size_t size) {
+  if (is_hf)
+    snprintf(out, size, "(%.500s) ", url);
+  else
+    out[0] = 0;
+}
+
+static int wt_http_read_at(const wt_file *f, uint64_t off, size_t n, void *buf, wt_error *err) {
+  wt_http *h = f->impl;
+  uint64_t end;
+  long code;
+  if (wt_add(off, n, &end) != 0 || end > f->size)
+    return wt_fail(err, "%sread of %zu bytes at byte %llu is past the end (%llu bytes)", h->shown,
+                   n, U(off), U(f->size));
+  if (n == 0)
+    return 0;
+  if (end <= h->first_n) {
+    memcpy(buf, h->first + off, n);
+    return 0;
+  }
+  return wt_fetch(h, f, off, n, buf, &code, err);
+}
+
+/* Every response's ETag is checked as it comes. */
+static int wt_http_unchanged(const wt_file *f, wt_error *err) {
+  (void)f;
+  (void)err;
+  return 0;
+}
+
+static void wt_http_close(wt_file *f) {
+  wt_http *h = f->impl;
+  if (h == NULL)
+    return;
+  if (h->curl != NULL)
+    curl_easy_cleanup(h->curl);
+  curl_slist_free_all(h->hdrs);
+  free(h->url);
+  free(h->pinned);
+  free(h->first);
+  free(h);
+  f->impl = NULL;
+}
+
+/* header_read: keep the header's bytes on disk (disk_cache.h) unless they
+** came from there. */
+static void wt_http_header_read(const wt_file *f, const unsigned char *bytes, size_t n) {
+  wt_http *h = f->impl;
+  if (h == NULL || (h->from_disk && n <= h->first_n))
+    return; /* nothing new to keep */
+  wt_disk_cache_put(h->url, h->etag, f->size, bytes, n);
+}
+
+static const wt_file_ops wt_http_ops = {wt_http_read_at, wt_http_unchanged, wt_http_close,
+                                        wt_http_header_read};
+
+/* =================================== Open =================================== */
+
+int wt_http_headers(wt_http *h, int token_ok, const char *etag) {
+  char token[WT_HF_TOKEN_MAX], line[WT_HF_TOKEN_MAX + WT_HEADER_NAME_MAX];
+  struct curl_slist *l = NULL, *t;
+  if (token_ok) {
+    wt_hf_token(token, sizeof(token));
+    if (token[0] != 0) {
+      snprintf(line, sizeof(line), "Authorization: Bearer %s", token);
+      l = curl_slist_append(NULL, line);
+      memset(token, 0, sizeof(token));
+      memset(line, 0, sizeof(line));
+      if (l == NULL)
+        return -1;
+    }
+  }
+  if (etag != NULL) {
+    snprintf(line, sizeof(line), "If-None-Match: %s", etag);
+    if ((t = curl_slist_append(l, line)) == NULL) {
+      curl_slist_free_all(l);
+      return -1;
+    }
+    l = t;
+  }
+  curl_slist_free_all(h->hdrs);
+  h->hdrs = l;
+  h->has_token = l != NULL && strncmp(l->data, "Authorization:", 14) == 0;
+  curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, l);
+  return 0;
+}
+
+int wt_http_setup(wt_http *h) {
+  CURL *c = h->curl;
+  long stall = wt_env_long("SQLITE_WEIGHTS_HTTP_STALL", 30, 1, 3600);
+  if (curl_easy_setopt(c, CURLOPT_URL, h->url) != CURLE_OK ||
+      curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
+      curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK)
+    return -1;
+  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(c, CURLOPT_MAXREDIRS, (long)WT_HTTP_MAX_REDIRS);
+  curl_easy_setopt(c, CURLOPT_UNRESTRICTED_AUTH, 0L);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1024L);
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, stall);
+  curl_easy_setopt(c, CURLOPT_USERAGENT, "sqlite-weights/" WEIGHTS_VERSION);
+  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, wt_on_header);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, h);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, wt_on_body);
+  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, wt_on_progress);
+  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  return 0;
+}
+
+/* Take the header kept on disk as the first bytes. */
+static int wt_http_use_kept(wt_http *h, wt_file *f, wt_disk_entry *e) {
+  free(h->first);
+  h->first = e->bytes;
+  h->first_n = e->n;
+  e->bytes = NULL;
+  f->size = e->size;
+  snprintf(h->etag, sizeof(h->etag), "%s", e->etag);
+  h->from_disk = 1;
+  wt_disk_entry_free(e);
+  return 0;
+}
+
+/* The first half of an open: resolve p, set up f's handle and take the
+** disk cache's entry into *e.  *ready is 1 when no request is needed (a
+** commit's file kept on disk), else the first fetch is to be made (a
+** conditional one when *e holds an ETag).  0, or -1 with err set, f closed. */
+int wt_http_begin(wt_file *f, const char *p, size_t n, wt_disk_entry *e, int *ready,
+                  wt_error *err) {
+  wt_url u;
+  wt_http *h;
+  int kept;
+  *ready = 0;
+  memset(f, 0, sizeof(*f));
+  memset(e, 0, sizeof(*e));
+  f->fd = -1;
+  if (wt_curl_ready() != 0)
+    return wt_fail(err, "cannot initialise libcurl");
+  if (wt_url_resolve(p, n, getenv("HF_ENDPOINT"), &u, err) != 0)
+    return -1;
+  if (u.is_tree) {
+    wt_url_free(&u);
+    return wt_fail(err, "this hf:// path names a repo or folder (its tables list its model "
+                        "files); a function needs one file: hf://ORG/REPO/FILE");
+  }
+  h = calloc(1, sizeof(*h));
+  if (h == NULL) {
+    wt_url_free(&u);
+    return wt_fail(err, "out of memory");
+  }
+  h->url = u.url;
+  u.url = NULL;
+  wt_shown_url(h->url, u.is_hf, h->shown, sizeof(h->shown));
+  f->ops = &wt_http_ops;
+  f->impl = h;
+  f->remote = 1;
+  f->first_read = WT_HTTP_FIRST;
+  h->curl = curl_easy_init();
+  h->first = malloc((size_t)WT_HTTP_FIRST);
+  kept = wt_disk_cache_get(h->url, e) == 0;
+  h->token_ok = u.token_ok;
+  if (h->curl == NULL || h->first == NULL || wt_http_setup(h) != 0 ||
+      wt_http_headers(h, u.token_ok, kept && e->etag[0] ? e->etag : NULL) != 0) {
+    wt_url_free(&u);
+    wt_disk_entry_free(e);
+    wt_file_close(f);
+    return wt_fail(err, "cannot set up an HTTP transfer (out of memory?)");
+  }
+  if (kept && u.immutable) { /* a commit's file never changes: no request */
+    wt_url_free(&u);
+    *ready = 1;
+    return wt_http_use_kept(h, f, e);
+  }
+  wt_url_free(&u);
+  h->conditional = kept && e->etag[0];
+  h->opening = 1;
+  return 0;
+}
+
+/* The second half: the first fetch ended with rc (0 or -1, err set) and
+** status code; make f the open file.  0, or -1 with err set, f closed. */
+int wt_http_finish(wt_file *f, wt_disk_entry *e, int rc, long code, wt_error *err) {
+  wt_http *h = f->impl;
+  uint64_t a, b, t;
+  h->opening = 0;
+  if (rc == 0 && h->conditional && wt_http_headers(h, h->token_ok, NULL) != 0)
+    rc = wt_fail(err, "out of memory");
+  if (rc == 0)
+    wt_http_pin(h);
+  if (rc != 0) {
+    wt_disk_entry_free(e);
+    goto fail;
+  }
+  if (code == 304 && h->conditional) /* not modified: the kept header holds */
+    return wt_http_use_kept(h, f, e);
+  wt_disk_entry_free(e);
+  if (code == 416) { /* an empty file: "bytes * /0" */
+    if (wt_http_parse_range(h->resp.cr, &a, &b, &t) != 0 || t != 0) {
+      wt_fail(err, "%sHTTP 416 for the first bytes, Content-Range \"%s\"", h->shown, h->resp.cr);
+      goto fail;
+    }
+    h->first_n = 0;
+    f->size = 0;
+  } else {
+    h->first_n = h->got;
+    f->size = h->cr_total;
+  }
+  if (h->first_n < (size_t)WT_HTTP_FIRST) { /* a small file: give back the rest */
+    unsigned char *p = realloc(h->first, h->first_n ? h->first_n : 1);
+    if (p != NULL)
+      h->first = p;
+  }
+  snprintf(h->etag, sizeof(h->etag), "%s", h->resp.etag);
+  return 0;
+fail:
+  wt_file_close(f);
+  return -1;
+}
+
+int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {
+  wt_disk_entry e;
+  long code = 0;
+  int ready, rc;
+  if (wt_http_take_warm(f, p, n))
+    return 0;
+  if (wt_http_begin(f, p, n, &e, &ready, err) != 0)
+    return -1;
+  if (ready)
+    return 0;
+  rc = wt_fetch(f->impl, f, 0, (size_t)WT_HTTP_FIRST, ((wt_http *)f->impl)->first, &code, err);
+  return wt_http_finish(f, &e, rc, code, err);
+}
+
+#endif
