@@ -50,6 +50,14 @@ if ! (cd "$dir" 2>/dev/null && node -e "
     exit 1
   fi
 fi
+# The prebuilt llama.cpp loads the CPU variant that best fits the machine.
+# On a CPU with AMX that is libggml-cpu-sapphirerapids.so, whose AMX buffer
+# type aborts llama.cpp on deepseek2's graph (GGML_ASSERT(*cur_backend_id !=
+# -1), ggml/src/ggml-backend.cpp:1294 of node-llama-cpp 3.22.1's llama.cpp)
+# and holds weights in a buffer of its own.  Our private copy goes without
+# it, so that llama.cpp takes the next variant (AVX-512 without AMX) and
+# gives the same figures on every x86-64 machine.
+rm -f "$dir/node_modules/@node-llama-cpp/linux-x64/bins/linux-x64/libggml-cpu-sapphirerapids.so"
 cp tests/llama_oracle.mjs "$dir/llama_oracle.mjs"
 /usr/bin/python3 tests/gen_arch_gguf.py build/arch || exit 1
 
