@@ -157,7 +157,7 @@ typedef struct wt_stats_summary {
 void wt_stats_init(wt_stats *st);
 void wt_stats_add_f32(wt_stats *st, const float *x, size_t n);
 void wt_stats_add_f64(wt_stats *st, const double *x, size_t n);
-/* Fold b into a (as if b's values had been added to a). */
+/* Fold b into a (as if b's values had been added to a).  For tests only. */
 void wt_stats_merge(wt_stats *a, const wt_stats *b);
 void wt_stats_summarize(const wt_stats *st, wt_stats_summary *out);
 
@@ -221,11 +221,12 @@ int wt_compare_tensors(const wt_codec *ca, const unsigned char *srca, uint64_t n
 ** and they are not switched off. */
 int wt_cpu_avx2(void);
 
-/* Tests: use the AVX2 kernels (on = 1, when the CPU has them) or the
+/* For tests only: use the AVX2 kernels (on = 1, when the CPU has them) or the
 ** portable ones (on = 0).  Returns whether AVX2 is now used. */
 int wt_cpu_set_avx2(int on);
 
-/* Exact fp16 and bf16 conversions (every bit pattern). */
+/* Exact fp16 and bf16 conversions (every bit pattern).  wt_bf16_to_f32 is
+** for tests only. */
 float wt_f16_to_f32(uint16_t h);
 float wt_bf16_to_f32(uint16_t h);
 

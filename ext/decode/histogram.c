@@ -258,11 +258,6 @@ void wt_hist_add_f32(wt_hist *h, const float *x, size_t n) {
   hist_flush(h);
 }
 
-void wt_hist_add_f64(wt_hist *h, const double *x, size_t n) {
-  hist_add(h, NULL, x, n);
-  hist_flush(h);
-}
-
 /* Decode values [start, start + m) into buf: floats for the float-native
 ** codecs, doubles for the others. */
 static int decode_chunk(const wt_codec *c, const unsigned char *src, uint64_t nbytes,

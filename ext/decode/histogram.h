@@ -55,9 +55,9 @@ void wt_hist_free(wt_hist *h);
 /* edge(k) for k = 0 .. bins. */
 double wt_hist_edge(const wt_hist *h, uint32_t k);
 
-/* Add n values. */
+/* Add n values (for tests only: the module adds decoded tensor bytes with
+** wt_hist_tensor). */
 void wt_hist_add_f32(wt_hist *h, const float *x, size_t n);
-void wt_hist_add_f64(wt_hist *h, const double *x, size_t n);
 
 /* Fold the finite values [first, first + count) of the blocks src[0..nbytes)
 ** decoded with codec c into the running minimum *lo and maximum *hi (start

@@ -20,6 +20,6 @@ extern const uint32_t wt_iq3xxs_grid[256]; /* IQ3_XXS: bytes 4, 12, ..., 52, 62 
 extern const uint32_t wt_iq3s_grid[512];   /* IQ3_S: bytes 1, 3, ..., 15 */
 extern const uint64_t wt_iq1s_grid[2048];  /* IQ1_S, IQ1_M: signed bytes -1, 0, +1 */
 extern const uint8_t wt_ksigns_iq2xs[128];
-extern const uint8_t wt_kmask_iq2xs[8];
+extern const uint8_t wt_kmask_iq2xs[8]; /* for tests only */
 
 #endif

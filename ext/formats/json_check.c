@@ -397,45 +397,6 @@ void json_doc_free(json_doc *doc) {
   memset(doc, 0, sizeof(*doc));
 }
 
-/* Append a span to v. */
-static int jc_record(json_spans *v, size_t pos, size_t len, wt_error *err) {
-  if (v->n == v->cap) {
-    size_t cap = v->cap ? v->cap * 2 : 64;
-    json_span *a = realloc(v->a, cap * sizeof(*a));
-    if (a == NULL)
-      return wt_fail(err, "out of memory");
-    v->a = a;
-    v->cap = cap;
-  }
-  v->a[v->n].pos = pos;
-  v->a[v->n].len = len;
-  v->n++;
-  return 0;
-}
-
-int json_check(const char *p, size_t n, uint64_t base, json_tokens *tok, wt_error *err) {
-  json_doc doc;
-  size_t i;
-  int rc = json_parse(p, n, base, &doc, err);
-  for (i = 0; rc == 0 && i < doc.n; i++) {
-    const json_token *t = &doc.tok[i];
-    if (t->type == JSON_NUMBER) {
-      rc = jc_record(&tok->nums, t->pos, t->len, err);
-    } else if (t->type == JSON_STRING) {
-      rc = jc_record(&tok->strs, t->pos, t->len, err);
-      tok->strs_escaped |= t->escaped;
-    }
-  }
-  json_doc_free(&doc);
-  return rc;
-}
-
-void json_tokens_free(json_tokens *tok) {
-  free(tok->nums.a);
-  free(tok->strs.a);
-  memset(tok, 0, sizeof(*tok));
-}
-
 /* Read 4 hex digits that json_parse has already validated. */
 static unsigned ju_hex4(const char *s) {
   unsigned v = 0;

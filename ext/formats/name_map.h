@@ -26,7 +26,7 @@ int wt_name_hf_to_gguf(const char *arch, const char *name, size_t n, char *out, 
 /* The reverse: the Hugging Face name of the GGUF tensor name[0..n). */
 int wt_name_gguf_to_hf(const char *arch, const char *name, size_t n, char *out, size_t cap);
 
-/* 1 when arch is one the map knows. */
+/* 1 when arch is one the map knows.  For tests only. */
 int wt_name_map_knows(const char *arch);
 
 #endif

@@ -16,7 +16,8 @@
 
 /* Parse data[0..size).  On success returns 0 and fills *out (tensors in
 ** data-offset order, metadata in header order); free it with
-** wt_model_free.  On failure returns -1 with err set. */
+** wt_model_free.  On failure returns -1 with err set.  For tests only: the
+** module parses prefixes of files with safetensors_parse_prefix. */
 int safetensors_parse(const unsigned char *data, uint64_t size, wt_model *out, wt_error *err);
 
 /* The same with only the first avail bytes of a file of size bytes in
