@@ -13,7 +13,9 @@
 ** hot ones, have an SSE2 version (8 values a step), and F16 an F16C one
 ** when the CPU has AVX2.  The run-time CPU check (wt_cpu_avx2) is here.
 **
-** Formats (quants.md section 7): S = sign bit, E = exponent field, M =
+** Formats (the OCP Microscaling Formats (MX) v1.0 specification for E8M0,
+** the FP6 and FP4 types; jax-ml/ml_dtypes README.md for the FNUZ ones):
+** S = sign bit, E = exponent field, M =
 ** mantissa field; normal = 2^(E-bias) * (1 + M/2^m), subnormal (E = 0) =
 ** 2^(1-bias) * M/2^m.
 **   F16 1/5/10 bias 15, E=31: Inf (M=0) or NaN
@@ -27,7 +29,8 @@
 **     no Inf, no NaN
 ** Packing: F4 two per byte, the first element in the low nibble; F6 four
 ** per 3 bytes read as a little-endian 24-bit word W, element k being bits
-** 6k..6k+5 of W (ONNX's rule; quants.md section 8 notes it is uncertain).
+** 6k..6k+5 of W (ONNX's rule, onnx/onnx docs/docsgen/source/technical/
+** float6.md; no other written convention is known).
 */
 #include "decode.h"
 

@@ -1,6 +1,8 @@
 /*
 ** decode_quants.c: decoders of the ggml block types, written from the
-** project's reference note (quants.md sections 3-5), not from ggml.
+** format (the block structs of src/ggml-common.h and the dequantize_row_*
+** functions of src/ggml-quants.c, ggml-org/ggml commit d99724f2), not
+** copied from ggml.
 ** Layer: decode.
 **
 ** A block of B elements decodes to B consecutive values; blocks follow
@@ -12,7 +14,7 @@
 ** total above 24), so the only rounding is the final addition of the
 ** types with a min term (Q4_1, Q5_1, Q2_K, Q4_K, Q5_K) or Q8_K's float32
 ** scale times an int8: the result is the exact value of the formula
-** rounded once, which is what ggml produces (quants.md section 1).  The
+** rounded once, which is what ggml produces.  The
 ** formulas are kept in ggml's association, e.g. (d * sc) * q - (dmin * m),
 ** never factored.
 **
@@ -195,7 +197,7 @@ void wt_dec_q3_k(const unsigned char *restrict src, size_t n, float *restrict ou
 }
 
 /* The 12-byte scale/min field of Q4_K and Q5_K: eight 6-bit scales and
-** eight 6-bit mins, one pair per 32 elements (quants.md section 4). */
+** eight 6-bit mins, one pair per 32 elements (ggml's get_scale_min_k4). */
 static inline void k4_scale_min(const unsigned char *s, int *sc, int *mn) {
   int j;
   for (j = 0; j < 4; j++) {
@@ -421,7 +423,7 @@ static inline float pow2_m128(unsigned e) {
 
 /* MXFP4 (32, 17): E8M0 exponent E at 0, qs at 1 (Q4_0 order).
 ** y = kvalues_fp4[q] * 2^(E-128).  E = 255 is 2^127 as in ggml (the OCP
-** spec would say NaN; quants.md section 8). */
+** spec would say NaN). */
 void wt_dec_mxfp4(const unsigned char *restrict src, size_t n, float *restrict out) {
   size_t i;
   int e, q[32];

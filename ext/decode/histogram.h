@@ -1,5 +1,5 @@
 /*
-** histogram.h: a histogram of a stream of values (issue 15).  Pure C, no
+** histogram.h: a histogram of a stream of values.  Pure C, no
 ** SQLite: the table tensor_histogram() (ext/sql/histogram_table.c) is
 ** built on it.  Layer: decode.
 **

@@ -1,7 +1,8 @@
 /*
 ** gguf_parser.c: turn the header of a GGUF file into a validated wt_model.
-** Pure C, no SQLite.  See gguf_parser.h, and the project's GGUF reference
-** note for the format (section 1) and ggml's checks (section 3.1).
+** Pure C, no SQLite.  See gguf_parser.h.  The format is the GGUF spec
+** (docs/gguf.md in ggml-org/ggml); the checks are those of ggml's reader
+** (gguf_init_from_reader in src/gguf.cpp, ggml-org/ggml commit d99724f2).
 ** Layer: formats (pure C; uses base/).  This file reads the file header and
 ** drives the parse; the sections are read by the files gguf_internal.h
 ** lists.
@@ -22,9 +23,26 @@
 ** (big-endian): every number of the header, the KVs and the tensor infos
 ** is swapped; tensor data is never touched here.
 **
-** Checks: every check of ggml's reader (gguf.cpp, checklist H1-H4, K1-K8,
-** A1-A2, T1-T9, D1 in the reference note) and llama.cpp's file-bounds
-** check (F1), with these differences:
+** Checks: every check of ggml's reader, labelled as the comments of these
+** files name them, and llama.cpp's file-bounds check (F1: llama_tensor_weight
+** in src/llama-model-loader.h of ggml-org/llama.cpp):
+**
+**   H1-H4  the magic, the version, the tensor and KV counts;
+**   K1-K8  keys of at most 1 GiB, not empty (K2), unique (K3); known value
+**          and element types, no arrays of arrays; arrays of at most 2^30
+**          elements and strings of at most 1 GiB, all within the file; any
+**          non-zero BOOL is true;
+**   A1-A2  general.alignment has type UINT32 (A1) and is a non-zero power
+**          of two (A2);
+**   T1-T9  names shorter than 64 bytes, unique (T2); n_dims <= 4; each
+**          ne[j] >= 0 as an int64, fewer than INT64_MAX elements; a known
+**          type; ne[0] a multiple of its block size; a byte size that 64
+**          bits hold; the offset;
+**   D1     the data section starts within the file (D2, dense tensor-info
+**          order, is not checked: see the offset policy below);
+**   F1     each tensor's data lies within the file;
+**
+** with these differences:
 **
 **   - versions 1 and 2 and big-endian files are read, not rejected;
 **   - all arithmetic is checked (no GGML_PAD wrap, no element-count guard

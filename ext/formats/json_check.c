@@ -9,8 +9,7 @@
 ** pushed as a token onto one array, grown geometrically (the first guess,
 ** a token per 8 bytes, is usually enough) and never past one token per
 ** byte of text, so memory is bounded by the header: a 30.5 KB header of
-** 272 tensors is 3,208 tokens of 16 bytes in one malloc, where its cJSON
-** tree took some 3,100 mallocs.  String bodies are scanned eight bytes at
+** 272 tensors is 3,208 tokens of 16 bytes in one malloc.  String bodies are scanned eight bytes at
 ** a time.
 */
 #include "json_check.h"

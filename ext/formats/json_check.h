@@ -3,7 +3,7 @@
 ** one pass, into a flat array of tokens.
 ** Layer: formats (pure C; uses base/).
 **
-** serde_json, which the reference crate uses, is strict: whitespace is
+** serde_json, which the safetensors Rust crate uses, is strict: whitespace is
 ** space, tab, LF and CR only (so NUL padding fails), strings may not hold
 ** raw control characters, numbers such as 01 or +1 are refused, and
 ** nesting stops at 127 levels.  json_parse() refuses the same, with the

@@ -4,8 +4,9 @@
 ** Layer: formats (pure C; uses base/).
 **
 ** The file is an 8-byte little-endian header length N, N bytes of UTF-8
-** JSON, then the data buffer.  The checks follow the reference crate, in
-** its order:
+** JSON, then the data buffer (the format of README.md in
+** huggingface/safetensors).  The checks follow the Rust crate
+** (safetensors/src/tensor.rs there, commit 24b0b285), in its order:
 **
 **   1. fewer than 8 bytes                       (HeaderTooSmall)
 **   2. N > 100,000,000                          (HeaderTooLarge)
@@ -24,19 +25,15 @@
 **      (TensorInvalidInfo)
 **   8. the file ends exactly at the last tensor (MetadataIncompleteBuffer)
 **
-** The header is no longer read with cJSON.  json_parse() (json_check.h)
-** checks it strictly and lays it out in one pass as a flat array of
-** tokens, one malloc; the walk below goes over the root object's members:
+** The header is read by json_parse() (json_check.h), which checks it
+** strictly and lays it out in one pass as a flat array of tokens, one
+** malloc; the walk below goes over the root object's members:
 ** `__metadata__`, and each tensor's dtype, shape and data_offsets, other
 ** fields stepped over whole in O(1).  Names, keys, values and numbers are
-** read from their own text, so u64 values are exact (cJSON keeps doubles,
-** exact to 2^53), a name with an escaped NUL is kept whole as the crate
-** keeps it (cJSON cut it there), and a parse is fast: for a SmolLM2-shaped
-** header (272 tensors, 30.5 KB) 0.79 M instructions instead of 5.1 M
-** (cJSON made some 3,100 mallocs and called strtod for every number), for
-** a 2.5 KB header of 20 tensors 59 k instead of 386 k, about 5 us of CPU
-** instead of 50.  Quoted names and other message text are built only when
-** a check fails.
+** read from their own text, so u64 values are exact (never rounded through
+** a double) and a name with an escaped NUL is kept whole, as the crate
+** keeps it.  Quoted names and other message text are built only when a
+** check fails.
 */
 #include "safetensors_parser.h"
 

@@ -1,7 +1,8 @@
 /*
 ** safetensors_parser.h: parse and validate a safetensors header from the
-** file's bytes, with the checks of the reference Rust crate (safetensors
-** 0.8, `SafeTensors::read_metadata`).  Pure C, no SQLite.
+** file's bytes, with the checks of the Rust crate (SafeTensors::read_metadata
+** in safetensors/src/tensor.rs of huggingface/safetensors, commit 24b0b285,
+** version 0.8).  Pure C, no SQLite.
 ** Layer: formats (pure C; uses base/).
 */
 #ifndef WT_SAFETENSORS_PARSER_H

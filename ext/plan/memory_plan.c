@@ -2,8 +2,10 @@
 ** memory_plan.c: the memory planner behind gguf_memory() (memory_plan.h).
 **
 ** It reproduces what llama.cpp allocates when it loads a GGUF on the CPU
-** with mmap (the ggml-org/llama.cpp of late 2025, as checked against its
-** log in tests/memory_oracle.test):
+** with mmap (ggml-org/llama.cpp commit ec98e2002, December 2025:
+** src/llama-context.cpp, src/llama-kv-cache.cpp and
+** src/llama-memory-recurrent.cpp; checked against the log of a llama.cpp
+** build in tests/memory_oracle.test):
 **
 **   weights   the bytes of the tensors of each layer (blk.N.*), and of the
 **             others (token_embd, output, output_norm, ...)
