@@ -369,8 +369,8 @@ int wt_hist16_usable(const wt_codec *c) {
 
 int wt_hist16_init(wt_hist16 *p, wt_error *err) {
   p->pending = 0;
-  p->lane = calloc(65536, sizeof(uint32_t));
-  p->count = calloc(65536, sizeof(uint64_t));
+  p->lane = calloc(WT_HIST16_PATTERNS, sizeof(uint32_t));
+  p->count = calloc(WT_HIST16_PATTERNS, sizeof(uint64_t));
   if (p->lane == NULL || p->count == NULL) {
     wt_hist16_free(p);
     return wt_fail(err, "out of memory for the 65,536 counts of a 16-bit histogram");
@@ -388,7 +388,7 @@ void wt_hist16_free(wt_hist16 *p) {
 /* Sum the 32-bit counts into the 64-bit ones and clear them. */
 static void hist16_flush(wt_hist16 *p) {
   uint32_t k;
-  for (k = 0; k < 65536; k++) {
+  for (k = 0; k < WT_HIST16_PATTERNS; k++) {
     p->count[k] += p->lane[k];
     p->lane[k] = 0;
   }
@@ -422,7 +422,7 @@ void wt_hist16_range(wt_hist16 *p, const wt_codec *c, double *lo, double *hi) {
   float mn = INFINITY, mx = -INFINITY;
   uint32_t b;
   hist16_flush(p);
-  for (b = 0; b < 65536; b++) {
+  for (b = 0; b < WT_HIST16_PATTERNS; b++) {
     float v;
     if (p->count[b] == 0)
       continue;
@@ -443,7 +443,7 @@ void wt_hist16_fill(wt_hist16 *p, const wt_codec *c, wt_hist *h) {
   if (!(inv < 1e300))
     inv = 0;
   hist16_flush(p);
-  for (b = 0; b < 65536; b++) {
+  for (b = 0; b < WT_HIST16_PATTERNS; b++) {
     if (p->count[b] == 0)
       continue;
     h->total += p->count[b];

@@ -77,6 +77,9 @@ int wt_hist_tensor(const wt_codec *c, const unsigned char *src, uint64_t nbytes,
 ** hist_slow's edges give it, with its count: the same bins, nan, inf,
 ** below and above as decoding every value, and its finite min .. max
 ** from the same counts.  For codecs where wt_hist16_usable() says so. */
+/* The number of 16-bit patterns: one count each. */
+#define WT_HIST16_PATTERNS 65536
+
 typedef struct wt_hist16 {
   uint32_t *lane;   /* 65,536 counts since the last flush */
   uint64_t *count;  /* 65,536 counts */

@@ -9,6 +9,9 @@
 #include "gguf_internal.h"
 #include "gguf_value.h"
 
+/* The one key whose value the parser obeys. */
+#define GG_KEY_ALIGNMENT "general.alignment"
+
 /* ---- Key-value pairs -------------------------------------------------- */
 
 /* Skip count strings at the cursor (an array's elements).  The hot loop
@@ -142,7 +145,8 @@ int gg_alignment(gg_parser *g) {
   for (i = 0; i < m->n_meta; i++) {
     const wt_meta *kv = &m->meta[i];
     uint32_t a;
-    if (kv->key.n != 17 || memcmp(kv->key.p, "general.alignment", 17) != 0)
+    if (kv->key.n != strlen(GG_KEY_ALIGNMENT) ||
+        memcmp(kv->key.p, GG_KEY_ALIGNMENT, kv->key.n) != 0)
       continue;
     g->kind = GG_KV;
     g->index = i;

@@ -9,6 +9,10 @@
 
 #include "gguf_internal.h"
 
+/* Room for a label: "tensor #", an index of up to 20 digits, a space and
+** a quoted name. */
+#define GG_LABEL_SIZE (GG_QUOTE_SIZE + 32)
+
 /* ---- Messages --------------------------------------------------------- */
 
 /* Name the item being read: "kv #3 'general.name'", "tensor #0", or ""
@@ -28,7 +32,7 @@ static const char *gg_label(const gg_parser *g, char *buf, size_t size) {
 
 /* Fail with "<item> at byte <at>: <message>". */
 __attribute__((format(printf, 3, 4))) int gg_fail(gg_parser *g, uint64_t at, const char *fmt, ...) {
-  char label[GG_QUOTE_SIZE + 32], msg[WT_ERROR_MAX];
+  char label[GG_LABEL_SIZE], msg[WT_ERROR_MAX];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -41,7 +45,7 @@ __attribute__((format(printf, 3, 4))) int gg_fail(gg_parser *g, uint64_t at, con
 ** the file (<size> bytes)". */
 __attribute__((format(printf, 3, 4))) int gg_truncated(gg_parser *g, uint64_t at, const char *fmt,
                                                        ...) {
-  char label[GG_QUOTE_SIZE + 32], what[WT_ERROR_MAX];
+  char label[GG_LABEL_SIZE], what[WT_ERROR_MAX];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(what, sizeof(what), fmt, ap);

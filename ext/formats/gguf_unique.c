@@ -8,6 +8,10 @@
 
 #include "gguf_internal.h"
 
+/* The 64-bit FNV-1a offset basis and prime. */
+#define GG_FNV_OFFSET 0xcbf29ce484222325ULL
+#define GG_FNV_PRIME  0x100000001b3ULL
+
 /* ---- Duplicates ------------------------------------------------------- */
 
 /* A key or tensor name with its index and a hash, for sorting. */
@@ -22,10 +26,10 @@ typedef struct gg_name {
 ** Colliding names (even crafted ones) are then ordered by their bytes, so
 ** the sort stays n log n whatever the input. */
 static uint64_t gg_hash(const char *p, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ULL;
+  uint64_t h = GG_FNV_OFFSET;
   size_t i;
   for (i = 0; i < n; i++)
-    h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
+    h = (h ^ (unsigned char)p[i]) * GG_FNV_PRIME;
   return h;
 }
 

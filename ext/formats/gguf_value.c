@@ -46,6 +46,9 @@
 ** copies as one fixed-size block. */
 #define GV_SLACK 16
 
+/* Decimal digits of the largest uint64_t, 18446744073709551615. */
+#define GV_U64_DIGITS 20
+
 /* Type table: name and element size, indexed by GGUF_TYPE_*. */
 static const struct {
   const char *name;
@@ -218,7 +221,7 @@ static inline int gv_buf_reserve(wt_buf *b, size_t extra) {
 
 /* Write v in decimal at o; returns the end. */
 static inline char *gv_utoa(char *o, uint64_t v) {
-  char tmp[20];
+  char tmp[GV_U64_DIGITS];
   int n = 0;
   do {
     tmp[n++] = (char)('0' + v % 10);

@@ -74,6 +74,13 @@ typedef struct st_parse {
 ** https://git-lfs", is 23 bytes). */
 #define ST_SNIFF_BYTES 32
 
+/* Room for a quoted name, dtype or shape in a message (wt_quote cuts a
+** longer one). */
+#define ST_QUOTE_SIZE 160
+
+/* Room for a clause of a message that is written before the message. */
+#define ST_NOTE_SIZE 200
+
 /* Append " (this looks like ...)" to a message when the bytes are a known
 ** non-safetensors file. */
 static int st_fail_lookalike(st_parse *p, const char *msg) {
@@ -146,7 +153,7 @@ static const char *st_json_type(const json_token *t) {
 ** printf-style).  The name is quoted here, on the error path only. */
 static ST_ERROR_PATH __attribute__((format(printf, 3, 4))) int
 st_tensor_fail(st_parse *p, wt_str name, const char *fmt, ...) {
-  char q[160], rest[WT_ERROR_MAX];
+  char q[ST_QUOTE_SIZE], rest[WT_ERROR_MAX];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(rest, sizeof(rest), fmt, ap);
@@ -198,7 +205,7 @@ static int st_u64(st_parse *p, size_t i, wt_str tensor, const char *field, int k
 
 /* Report the value (token i) of metadata key key, which is not a string. */
 static ST_ERROR_PATH int st_bad_meta(st_parse *p, wt_str key, size_t i) {
-  char q[160];
+  char q[ST_QUOTE_SIZE];
   return wt_fail(p->err, "__metadata__ value of key %s is %s, not a string", ST_Q(q, key),
                  st_json_type(st_tok(p, i)));
 }
@@ -287,7 +294,7 @@ static int st_dtype_index(st_parse *p, wt_str z) {
 ** right spelling when only the case differs. */
 static ST_ERROR_PATH int st_bad_dtype(st_parse *p, const wt_tensor *t, wt_str z) {
   int hint = st_dtype_find_nocase(z.p, z.n);
-  char d[160];
+  char d[ST_QUOTE_SIZE];
   return st_tensor_fail(p, t->name, ": unknown dtype %s%s%s%s", ST_Q(d, z),
                         hint >= 0 ? " (dtype names are case-sensitive: did you mean " : "",
                         hint >= 0 ? st_dtype_get(hint)->name : "", hint >= 0 ? "?)" : "");
@@ -492,7 +499,7 @@ static int st_sort(st_parse *p) {
 ** start where they should (expected) or end before they begin. */
 static ST_ERROR_PATH int st_bad_offsets(st_parse *p, const wt_tensor *t, size_t i,
                                         uint64_t expected) {
-  char qd[160], dup[200] = "";
+  char qd[ST_QUOTE_SIZE], dup[ST_NOTE_SIZE] = "";
   if (t->data_end < t->data_start)
     return st_tensor_fail(p, t->name, ": data_offsets [%llu,%llu] end before they begin",
                           (unsigned long long)t->data_start, (unsigned long long)t->data_end);
@@ -513,7 +520,7 @@ static ST_ERROR_PATH int st_bad_offsets(st_parse *p, const wt_tensor *t, size_t 
 static int st_check_size(st_parse *p, wt_tensor *t) {
   uint64_t numel = 1, bits;
   uint32_t width = st_dtype_get((int)t->type_id)->bits;
-  char sh[160];
+  char sh[ST_QUOTE_SIZE];
   int k;
   for (k = 0; k < t->ndim; k++) {
     if (wt_mul(numel, t->dims[k], &numel))
@@ -603,7 +610,7 @@ static int st_walk(st_parse *p) {
 /* Checks 1 to 3: the header length against the file.  Sets p->n and
 ** p->header. */
 static int st_header_length(st_parse *p) {
-  char msg[200];
+  char msg[ST_NOTE_SIZE];
   uint64_t n = 0;
   int i;
   if (p->size < 8) {
@@ -620,8 +627,8 @@ static int st_header_length(st_parse *p) {
   p->n = n;
   p->header = (const char *)p->data + 8;
   if (n > ST_MAX_HEADER) {
-    snprintf(msg, sizeof(msg), "header length %llu is over the limit of 100000000 bytes",
-             (unsigned long long)n);
+    snprintf(msg, sizeof(msg), "header length %llu is over the limit of %llu bytes",
+             (unsigned long long)n, ST_MAX_HEADER);
     return st_fail_lookalike(p, msg);
   }
   if (n > p->size - 8) {

@@ -35,6 +35,7 @@
 
 #define MP_PAD        256   /* llama.cpp pads the context to this many cells */
 #define MP_MAX_LAYERS 65536 /* more layers than any model: hostile metadata */
+#define MP_NOTE_SIZE  64    /* a clause of a row's note (", sliding window N") */
 
 enum { MP_ATTN = 1, MP_MAMBA };
 
@@ -350,7 +351,7 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
   for (il = 0; il < x->n_layer; il++) {
     int swa = n_swa != 0 && il % a->swa_pattern < a->swa_pattern - 1;
     uint64_t c = swa ? swa_cells : cells, nk, nv, rk = 0, rv = 0, kb = 0, vb = 0;
-    char where[64];
+    char where[MP_NOTE_SIZE];
     if (mp_weights(x, (int64_t)il) != 0)
       goto done;
     if (wt_mul(hk, head_kv[il], &nk) != 0) {
