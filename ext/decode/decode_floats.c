@@ -43,6 +43,8 @@
 #include <immintrin.h>
 #endif
 
+/* ============================== CPU features ============================== */
+
 #if WT_AVX2
 /* -1 until checked; then whether the AVX2 kernels run. */
 static int wt_avx2 = -1;
@@ -88,6 +90,8 @@ int wt_cpu_set_avx2(int on) {
   return 0;
 }
 #endif
+
+/* ============================= fp16 and bf16 ============================== */
 
 /* Reinterpret bits. */
 static inline float bits_f32(uint32_t u) {
@@ -140,6 +144,8 @@ static inline __m128i f16x4(__m128i h) {
   return _mm_or_si128(nrm, sign);
 }
 #endif
+
+/* ======================== IEEE floats and integers ======================== */
 
 void wt_dec_f32(const unsigned char *src, size_t n, float *out) {
   memcpy(out, src, n * 4);
@@ -265,6 +271,8 @@ void wt_dec_i64(const unsigned char *restrict src, size_t n, double *restrict ou
   }
 }
 
+/* ============================== 8-bit floats ============================== */
+
 /* F8_E4M3 (FN): only S.1111.111 is special (NaN). */
 void wt_dec_f8_e4m3(const unsigned char *restrict src, size_t n, float *restrict out) {
   size_t i;
@@ -314,6 +322,8 @@ void wt_dec_f8_e8m0(const unsigned char *restrict src, size_t n, float *restrict
     out[i] = bits_f32(c == 0xffu ? 0x7fc00000u : v);
   }
 }
+
+/* ========================== 6- and 4-bit floats =========================== */
 
 /* One 6-bit code (sign = bit 5) with m mantissa bits. */
 static inline float f6_value(uint32_t c, int m, int bias) {

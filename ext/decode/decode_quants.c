@@ -32,6 +32,8 @@
 #include <immintrin.h>
 #endif
 
+/* ============================= Shared helpers ============================= */
+
 /* The fp16 at p (host order). */
 static inline float f16_at(const unsigned char *p) {
   uint16_t h;
@@ -56,6 +58,8 @@ static inline void nibbles32(const unsigned char *restrict qs, int *restrict q) 
     q[e + 16] = qs[e] >> 4;
   }
 }
+
+/* ==================== 32-element blocks: Q4_0 to Q8_1 ===================== */
 
 /* Q4_0 (32 el., 18 bytes): d fp16 at 0, qs at 2.  y = (q - 8) * d. */
 void wt_dec_q4_0(const unsigned char *restrict src, size_t n, float *restrict out) {
@@ -136,6 +140,8 @@ void wt_dec_q8_1(const unsigned char *restrict src, size_t n, float *restrict ou
   for (i = 0; i < n; i++, src += 36, out += 32)
     int8x32(src + 4, f16_at(src), out);
 }
+
+/* ========================= K-quants: Q2_K to Q8_K ========================= */
 
 /* Q2_K (256, 84): scales[16] at 0 (lo = scale, hi = min, per 16
 ** elements), qs[64] at 16, d at 80, dmin at 82.  Element e = 128h + 32j
@@ -339,6 +345,8 @@ void wt_dec_q8_k(const unsigned char *restrict src, size_t n, float *restrict ou
   }
 }
 
+/* ==================== Non-linear 4-bit: IQ4_NL, IQ4_XS ==================== */
+
 /* IQ4_NL (32, 18): d at 0, qs at 2 (Q4_0 order).  y = d * K[q]. */
 void wt_dec_iq4_nl(const unsigned char *restrict src, size_t n, float *restrict out) {
   size_t i;
@@ -371,6 +379,8 @@ void wt_dec_iq4_xs(const unsigned char *restrict src, size_t n, float *restrict 
     }
   }
 }
+
+/* ========================= Ternary: TQ1_0, TQ2_0 ========================== */
 
 /* Ternary digit k of a TQ1_0 byte x: floor(3 ((x 3^k) mod 256) / 256). */
 static inline int trit(unsigned x, unsigned pow3) {
@@ -412,6 +422,8 @@ void wt_dec_tq2_0(const unsigned char *restrict src, size_t n, float *restrict o
           out[128 * h + 32 * j + r] = (float)(((src[32 * h + r] >> (2 * j)) & 3) - 1) * d;
   }
 }
+
+/* ======================== FP4 blocks: MXFP4, NVFP4 ======================== */
 
 /* 2^(E-128) as a float, E = 0..255 (0 and 1 give float32 subnormals). */
 static inline float pow2_m128(unsigned e) {
@@ -467,6 +479,8 @@ void wt_dec_nvfp4(const unsigned char *restrict src, size_t n, float *restrict o
     }
   }
 }
+
+/* ======================== 1- and 2-bit: Q1_0, Q2_0 ======================== */
 
 /* Q1_0 (128, 18): d at 0, qs[16] at 2, bit e mod 8 of qs[e / 8]:
 ** y = +d when set, -d when clear. */

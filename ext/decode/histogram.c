@@ -39,6 +39,8 @@
 ** can overflow). */
 #define WT_HIST_FLUSH ((uint64_t)1 << 31)
 
+/* ================================== Bins ================================== */
+
 double wt_hist_edge(const wt_hist *h, uint32_t k) {
   if (k == 0)
     return h->lo;
@@ -98,6 +100,8 @@ void wt_hist_free(wt_hist *h) {
   h->edge = NULL;
   h->lanes = NULL;
 }
+
+/* ============================ Counting values ============================= */
 
 /* Sum the copies into count and clear them. */
 static void hist_flush(wt_hist *h) {
@@ -258,6 +262,8 @@ void wt_hist_add_f32(wt_hist *h, const float *x, size_t n) {
   hist_flush(h);
 }
 
+/* ============================= Tensor ranges ============================== */
+
 /* Decode values [start, start + m) into buf: floats for the float-native
 ** codecs, doubles for the others. */
 static int decode_chunk(const wt_codec *c, const unsigned char *src, uint64_t nbytes,
@@ -360,6 +366,8 @@ int wt_hist_tensor(const wt_codec *c, const unsigned char *src, uint64_t nbytes,
   hist_flush(h);
   return 0;
 }
+
+/* ======================= 16-bit pattern histograms ======================== */
 
 int wt_hist16_usable(const wt_codec *c) {
   static const uint16_t one = 1;

@@ -52,7 +52,7 @@ typedef struct gg_parser {
   wt_str name;    /* its key or name once read (p == NULL before) */
 } gg_parser;
 
-/* ======================= Messages and reading (gguf_read.c) ===================== */
+/* =================== Messages and reading (gguf_read.c) =================== */
 
 /* Fail with "<item> at byte <at>: <message>".  Returns -1. */
 __attribute__((format(printf, 3, 4))) int gg_fail(gg_parser *g, uint64_t at, const char *fmt, ...);
@@ -102,7 +102,7 @@ int gg_len(gg_parser *g, const char *what, uint64_t *v);
 ** what names it in messages ("key"), what_len names its length field. */
 int gg_string(gg_parser *g, const char *what, const char *what_len, wt_str *s);
 
-/* ======================= Sections (one file each) =============================== */
+/* ======================== Sections (one file each) ======================== */
 
 /* gguf_kv.c: read KV number i into kv. */
 int gg_kv(gg_parser *g, uint64_t i, wt_meta *kv);

@@ -12,7 +12,7 @@
 /* The one key whose value the parser obeys. */
 #define GG_KEY_ALIGNMENT "general.alignment"
 
-/* ---- Key-value pairs -------------------------------------------------- */
+/* ============================ Key-value pairs ============================= */
 
 /* Skip count strings at the cursor (an array's elements).  The hot loop
 ** of the parser: a Llama-3 vocabulary is 400,000 strings. */
@@ -134,7 +134,7 @@ int gg_kv(gg_parser *g, uint64_t i, wt_meta *kv) {
   return 0;
 }
 
-/* ---- Alignment -------------------------------------------------------- */
+/* =============================== Alignment ================================ */
 
 /* Apply general.alignment if present: UINT32 (A1), non-zero power of two
 ** (A2).  Keys are unique by now. */

@@ -88,7 +88,7 @@
 
 #include "gguf_internal.h"
 
-/* ---- Header ----------------------------------------------------------- */
+/* ================================= Header ================================= */
 
 /* Smallest tensor info: name length, empty name, n_dims = 0, type, offset. */
 static uint64_t gg_min_tensor(const gg_parser *g) {
@@ -152,7 +152,7 @@ static int gg_header(gg_parser *g, uint64_t *n_tensors, uint64_t *n_kv) {
   return 0;
 }
 
-/* ---- Driver ----------------------------------------------------------- */
+/* ================================= Driver ================================= */
 
 /* Allocate n zeroed elements of size bytes in the model's arena (n was
 ** bounded by the file size). */

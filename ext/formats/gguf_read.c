@@ -13,7 +13,7 @@
 ** a quoted name. */
 #define GG_LABEL_SIZE (GG_QUOTE_SIZE + 32)
 
-/* ---- Messages --------------------------------------------------------- */
+/* ================================ Messages ================================ */
 
 /* Name the item being read: "kv #3 'general.name'", "tensor #0", or ""
 ** for the header. */
@@ -61,7 +61,7 @@ int gg_oom(gg_parser *g, const char *what, uint64_t n) {
   return wt_fail(g->err, "out of memory allocating %s for %llu entries", what, U(n));
 }
 
-/* ---- Reading numbers -------------------------------------------------- */
+/* ============================ Reading numbers ============================= */
 
 /* Read the u32 field what at the cursor. */
 int gg_u32(gg_parser *g, const char *what, uint32_t *v) {

@@ -10,7 +10,7 @@
 #include "ggml_type.h"
 #include "gguf_internal.h"
 
-/* ---- Tensor infos ----------------------------------------------------- */
+/* ============================== Tensor infos ============================== */
 
 /* Read tensor info number i into t; dims has room for 4 values. */
 int gg_tensor(gg_parser *g, uint64_t i, wt_tensor *t, uint64_t *dims) {
@@ -87,7 +87,7 @@ static uint64_t gg_offset_field(const gg_parser *g, const wt_tensor *t) {
          (uint64_t)t->ndim * g->len + 4;
 }
 
-/* ---- Data section ----------------------------------------------------- */
+/* ============================== Data section ============================== */
 
 /* Place the data section after the tensor infos (D1). */
 int gg_data_section(gg_parser *g) {

@@ -12,7 +12,7 @@
 #define GG_FNV_OFFSET 0xcbf29ce484222325ULL
 #define GG_FNV_PRIME  0x100000001b3ULL
 
-/* ---- Duplicates ------------------------------------------------------- */
+/* =============================== Duplicates =============================== */
 
 /* A key or tensor name with its index and a hash, for sorting. */
 typedef struct gg_name {

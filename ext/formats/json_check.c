@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ======================== Parsing state and tokens ======================== */
+
 /* Parsing state.  The stack of open containers, outermost first, takes
 ** the place of recursion. */
 typedef struct jc_state {
@@ -72,6 +74,8 @@ static int jc_push(jc_state *s, json_type t, size_t pos, size_t len, int escaped
   k->escaped = (uint8_t)escaped;
   return 0;
 }
+
+/* ========================= Whitespace and strings ========================= */
 
 /* True for JSON whitespace (all of it is <= ' '). */
 static int jc_space(unsigned char c) {
@@ -215,6 +219,8 @@ static int jc_string(jc_state *s) {
   return jc_fail(s, "unterminated string");
 }
 
+/* ======================= Numbers and literal words ======================== */
+
 /* Skip a run of digits; return how many. */
 static size_t jc_digits(jc_state *s) {
   size_t start = s->i, i = start;
@@ -259,6 +265,8 @@ static int jc_word(jc_state *s, const char *w, json_type t) {
   s->i += k;
   return jc_push(s, t, s->i - k, k, 0);
 }
+
+/* ====================== Containers and the document ======================= */
 
 /* Open a container, s->i at its bracket: push its token and enter it. */
 static int jc_open(jc_state *s) {
@@ -395,6 +403,8 @@ void json_doc_free(json_doc *doc) {
   free(doc->tok);
   memset(doc, 0, sizeof(*doc));
 }
+
+/* =========================== Unescaping strings =========================== */
 
 /* Read 4 hex digits that json_parse has already validated. */
 static unsigned ju_hex4(const char *s) {

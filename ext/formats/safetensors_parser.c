@@ -81,6 +81,8 @@ typedef struct st_parse {
 /* Room for a clause of a message that is written before the message. */
 #define ST_NOTE_SIZE 200
 
+/* ========================== Messages and tokens =========================== */
+
 /* Append " (this looks like ...)" to a message when the bytes are a known
 ** non-safetensors file. */
 static int st_fail_lookalike(st_parse *p, const char *msg) {
@@ -161,6 +163,8 @@ st_tensor_fail(st_parse *p, wt_str name, const char *fmt, ...) {
   return wt_fail(p->err, "tensor %s%s", ST_Q(q, name), rest);
 }
 
+/* ========================== Numbers and metadata ========================== */
+
 /* The value of the decimal digits t[0..n) into *out; -1 when a byte is
 ** not a digit (a sign, a fraction, an exponent) or the value passes
 ** 2^64-1.  Up to 19 digits always fit, so only later ones are checked. */
@@ -233,6 +237,8 @@ static int st_metadata(st_parse *p, size_t i) {
   }
   return 0;
 }
+
+/* ============================= Tensor entries ============================= */
 
 /* Read a tensor's shape array (token i) into t->dims. */
 static int st_shape(st_parse *p, size_t i, wt_tensor *t) {
@@ -365,6 +371,8 @@ static int st_tensor(st_parse *p, size_t i, wt_tensor *t) {
   return 0;
 }
 
+/* ============================= Repeated keys ============================== */
+
 /* Compare two tensor pointers by (begin, end), then document order (the
 ** pointers point into the array in document order). */
 static int st_cmp_offsets(const void *a, const void *b) {
@@ -457,6 +465,8 @@ static int st_dedupe_all(st_parse *p) {
   p->m->n_meta = (size_t)k;
   return 0;
 }
+
+/* ============================== Data offsets ============================== */
 
 /* True when the tensors are already in (begin, end) order. */
 static int st_sorted(const wt_model *m) {
@@ -576,6 +586,8 @@ static int st_validate(st_parse *p) {
                  m->n_tensors ? "last tensor" : "header", (unsigned long long)need,
                  (unsigned long long)p->size, (unsigned long long)(p->size - need));
 }
+
+/* =============================== The parse ================================ */
 
 /* Walk the root object: metadata and tensors in document order. */
 static int st_walk(st_parse *p) {

@@ -73,7 +73,7 @@ typedef struct mp_ctx {
   int known_compute; /* 0 when the architecture is unknown */
 } mp_ctx;
 
-/* ---- reading metadata ---- */
+/* ============================ Reading metadata ============================ */
 
 /* The entry named "{arch}.suffix" (or exactly suffix when global), or NULL. */
 static const wt_meta *mp_find(mp_ctx *x, const char *suffix, int global) {
@@ -163,7 +163,7 @@ static int mp_per_layer(mp_ctx *x, const char *key, const uint64_t *dflt, uint64
   return 0;
 }
 
-/* ---- rows ---- */
+/* ================================== Rows ================================== */
 
 /* Append a row; detail is printf-style. */
 static int mp_row(mp_ctx *x, int64_t layer, const char *part, int known, uint64_t nbytes,
@@ -272,7 +272,7 @@ static int mp_weights(mp_ctx *x, int64_t il) {
                 (unsigned long long)x->nw[k]);
 }
 
-/* ---- caches ---- */
+/* ================================= Caches ================================= */
 
 static uint64_t mp_pad(uint64_t v, uint64_t p) {
   return (v + p - 1) / p * p;
@@ -434,6 +434,8 @@ static int mp_vocab(mp_ctx *x, uint64_t *n_vocab) {
   return 0;
 }
 
+/* ============================ Compute estimate ============================ */
+
 /* The compute row: an estimate of the buffer llama.cpp's graph allocator
 ** reserves for a prompt of n_tokens tokens, all of them outputs.  Its peak
 ** is either the attention stage or the output stage (the logits, n_vocab
@@ -479,7 +481,7 @@ fail:
   return -1;
 }
 
-/* ---- the plan ---- */
+/* ================================ The plan ================================ */
 
 void wt_mem_settings_default(wt_mem_settings *s) {
   memset(s, 0, sizeof(*s));
