@@ -77,6 +77,7 @@ static inline int gg_need(gg_parser *g, uint64_t end) {
   return -1;
 }
 
+/* The u32 or u64 at p (any alignment), byte-swapped if swap is set. */
 static inline uint32_t gg_get32(const unsigned char *p, int swap) {
   uint32_t v;
   memcpy(&v, p, 4);

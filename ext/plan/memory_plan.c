@@ -274,6 +274,7 @@ static int mp_weights(mp_ctx *x, int64_t il) {
 
 /* ================================= Caches ================================= */
 
+/* v rounded up to a multiple of p. */
 static uint64_t mp_pad(uint64_t v, uint64_t p) {
   return (v + p - 1) / p * p;
 }
