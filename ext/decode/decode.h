@@ -1,5 +1,5 @@
 /*
-** decode.h: turning tensor bytes into numbers (issue 8).  Pure C, no
+** decode.h: turning tensor bytes into numbers.  Pure C, no
 ** SQLite: the SQL functions tensor_values(), tensor_stats() and
 ** tensor_compare() are built on this API.
 ** Layer: decode (pure C; uses base/ and the type tables of formats/).
@@ -20,7 +20,8 @@
 ** double-native types), the fast path for statistics.
 **
 ** GGUF blocks decode as ggml's reference dequantizers do, bit for bit
-** (shared/reference/quants.md): the exact value of each formula rounded
+** (dequantize_row_* in src/ggml-quants.c, ggml-org/ggml commit
+** d99724f2): the exact value of each formula rounded
 ** once to float32.  Two ggml choices are kept: an MXFP4 scale byte of 255
 ** is 2^127 (the OCP spec says NaN), and NVFP4 gives the block value
 ** without the per-tensor scale that lives in a separate tensor (the SQL
@@ -34,8 +35,9 @@
 ** skipped).  Codecs are constant tables; everything is thread-safe.
 **
 ** Byte order: safetensors is little-endian.  In a big-endian GGUF file
-** every multi-byte field of a block is byte-swapped (quants.md section 1:
-** fp16 scales, Q5_0/Q5_1's 32-bit qh, Q8_K's float32 scale, IQ4_XS's
+** every multi-byte field of a block is byte-swapped (as ggml-org/llama.cpp's
+** gguf-py/gguf/scripts/gguf_convert_endian.py swaps them: fp16 scales, Q5_0/Q5_1's 32-bit qh,
+*Q8_K's float32 scale, IQ4_XS's
 ** scales_h, the 16- and 32-bit words of the IQ codebook types
 ** (decode_iq.c); byte arrays are not); codecs carry the offsets and widths of
 ** those fields and swap a copy of the blocks before decoding, so the
@@ -157,7 +159,7 @@ typedef struct wt_stats_summary {
 void wt_stats_init(wt_stats *st);
 void wt_stats_add_f32(wt_stats *st, const float *x, size_t n);
 void wt_stats_add_f64(wt_stats *st, const double *x, size_t n);
-/* Fold b into a (as if b's values had been added to a). */
+/* Fold b into a (as if b's values had been added to a).  For tests only. */
 void wt_stats_merge(wt_stats *a, const wt_stats *b);
 void wt_stats_summarize(const wt_stats *st, wt_stats_summary *out);
 
@@ -228,11 +230,12 @@ int wt_compare_tensors(const wt_codec *ca, const unsigned char *srca, uint64_t n
 ** and they are not switched off. */
 int wt_cpu_avx2(void);
 
-/* Tests: use the AVX2 kernels (on = 1, when the CPU has them) or the
+/* For tests only: use the AVX2 kernels (on = 1, when the CPU has them) or the
 ** portable ones (on = 0).  Returns whether AVX2 is now used. */
 int wt_cpu_set_avx2(int on);
 
-/* Exact fp16 and bf16 conversions (every bit pattern). */
+/* Exact fp16 and bf16 conversions (every bit pattern).  wt_bf16_to_f32 is
+** for tests only. */
 float wt_f16_to_f32(uint16_t h);
 float wt_bf16_to_f32(uint16_t h);
 

@@ -16,8 +16,9 @@
 #include "formats/ggml_type.h"
 
 /* The multi-byte fields of a block, swapped when the file's byte order
-** is not the host's (quants.md section 1: in a big-endian GGUF file each
-** field is byte-swapped; byte arrays are not): offset and width, ending
+** is not the host's (in a big-endian GGUF file each field is byte-swapped,
+** byte arrays are not: ggml-org/llama.cpp's
+** gguf-py/gguf/scripts/gguf_convert_endian.py): offset and width, ending
 ** with a zero width.  Only the fields a decoder reads are listed (Q8_K's
 ** bsums are not). */
 static const wt_field wt_f_w2[] = {{0, 2}, {0, 0}};           /* 2-byte element, fp16 d */

@@ -13,7 +13,9 @@
 ** hot ones, have an SSE2 version (8 values a step), and F16 an F16C one
 ** when the CPU has AVX2.  The run-time CPU check (wt_cpu_avx2) is here.
 **
-** Formats (quants.md section 7): S = sign bit, E = exponent field, M =
+** Formats (the OCP Microscaling Formats (MX) v1.0 specification for E8M0,
+** the FP6 and FP4 types; jax-ml/ml_dtypes README.md for the FNUZ ones):
+** S = sign bit, E = exponent field, M =
 ** mantissa field; normal = 2^(E-bias) * (1 + M/2^m), subnormal (E = 0) =
 ** 2^(1-bias) * M/2^m.
 **   F16 1/5/10 bias 15, E=31: Inf (M=0) or NaN
@@ -27,7 +29,8 @@
 **     no Inf, no NaN
 ** Packing: F4 two per byte, the first element in the low nibble; F6 four
 ** per 3 bytes read as a little-endian 24-bit word W, element k being bits
-** 6k..6k+5 of W (ONNX's rule; quants.md section 8 notes it is uncertain).
+** 6k..6k+5 of W (ONNX's rule, onnx/onnx docs/docsgen/source/technical/
+** float6.md; no other written convention is known).
 */
 #include "decode.h"
 
@@ -39,6 +42,8 @@
 #if WT_AVX2
 #include <immintrin.h>
 #endif
+
+/* ============================== CPU features ============================== */
 
 #if WT_AVX2
 /* -1 until checked; then whether the AVX2 kernels run. */
@@ -85,6 +90,8 @@ int wt_cpu_set_avx2(int on) {
   return 0;
 }
 #endif
+
+/* ============================= fp16 and bf16 ============================== */
 
 /* Reinterpret bits. */
 static inline float bits_f32(uint32_t u) {
@@ -137,6 +144,8 @@ static inline __m128i f16x4(__m128i h) {
   return _mm_or_si128(nrm, sign);
 }
 #endif
+
+/* ======================== IEEE floats and integers ======================== */
 
 void wt_dec_f32(const unsigned char *src, size_t n, float *out) {
   memcpy(out, src, n * 4);
@@ -262,6 +271,8 @@ void wt_dec_i64(const unsigned char *restrict src, size_t n, double *restrict ou
   }
 }
 
+/* ============================== 8-bit floats ============================== */
+
 /* F8_E4M3 (FN): only S.1111.111 is special (NaN). */
 void wt_dec_f8_e4m3(const unsigned char *restrict src, size_t n, float *restrict out) {
   size_t i;
@@ -311,6 +322,8 @@ void wt_dec_f8_e8m0(const unsigned char *restrict src, size_t n, float *restrict
     out[i] = bits_f32(c == 0xffu ? 0x7fc00000u : v);
   }
 }
+
+/* ========================== 6- and 4-bit floats =========================== */
 
 /* One 6-bit code (sign = bit 5) with m mantissa bits. */
 static inline float f6_value(uint32_t c, int m, int bias) {

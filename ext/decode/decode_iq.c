@@ -1,15 +1,16 @@
 /*
 ** decode_iq.c: decoders of ggml's seven codebook ("IQ") block types,
 ** IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S, IQ1_S and IQ1_M, written from
-** the project's reference (shared/reference/quants.md section 6 and the
-** recipes of shared/reference/iq-grids/README.md), not from ggml.  Layer:
-** decode, pure C; the codec table (decode.c) points at these.
+** the format (the block_iq* structs of src/ggml-common.h and the
+** dequantize_row_iq* functions of src/ggml-quants.c, ggml-org/ggml commit
+** d99724f2), not copied from ggml.  Layer: decode, pure C; the codec table
+** (decode_codecs.c) points at these.
 **
 ** Every type is a 256-element super-block of eight 32-element sub-blocks
 ** ib, each of four 8-element groups l: element 32*ib + 8*l + j comes from
 ** byte j of a grid entry (iq_grids.c) times a sub-block scale derived from
 ** the fp16 d, with a sign per element (IQ2, IQ3) or a +-1/8 shift per
-** group (IQ1).  Multi-byte fields arrive in host order: decode.c swaps
+** group (IQ1).  Multi-byte fields arrive in host order: decode_range.c swaps
 ** the fields listed in the wt_swap_iq* arrays below first when a GGUF
 ** file is big-endian.
 **
@@ -235,9 +236,10 @@ void wt_dec_iq1_m(const unsigned char *restrict src, size_t n, float *restrict o
   }
 }
 
-/* The multi-byte fields each decoder reads as integers, for decode.c to
-** byte-swap in a big-endian GGUF file (quants.md section 1: each field is
-** swapped, byte arrays are not).  No writer of big-endian IQ files is
+/* The multi-byte fields each decoder reads as integers, for decode_range.c
+** to byte-swap in a big-endian GGUF file (each field is swapped, byte
+** arrays are not, as gguf-py/gguf/scripts/gguf_convert_endian.py of
+** ggml-org/llama.cpp does for the types it knows).  No writer of big-endian IQ files is
 ** known (gguf_convert_endian.py refuses these types): this follows the
 ** field layout of the recipes, not an observed file. */
 #define F16_D                                                                                      \

@@ -1,6 +1,8 @@
 /*
 ** decode_quants.c: decoders of the ggml block types, written from the
-** project's reference note (quants.md sections 3-5), not from ggml.
+** format (the block structs of src/ggml-common.h and the dequantize_row_*
+** functions of src/ggml-quants.c, ggml-org/ggml commit d99724f2), not
+** copied from ggml.
 ** Layer: decode.
 **
 ** A block of B elements decodes to B consecutive values; blocks follow
@@ -12,7 +14,7 @@
 ** total above 24), so the only rounding is the final addition of the
 ** types with a min term (Q4_1, Q5_1, Q2_K, Q4_K, Q5_K) or Q8_K's float32
 ** scale times an int8: the result is the exact value of the formula
-** rounded once, which is what ggml produces (quants.md section 1).  The
+** rounded once, which is what ggml produces.  The
 ** formulas are kept in ggml's association, e.g. (d * sc) * q - (dmin * m),
 ** never factored.
 **
@@ -29,6 +31,8 @@
 #if WT_AVX2
 #include <immintrin.h>
 #endif
+
+/* ============================= Shared helpers ============================= */
 
 /* The fp16 at p (host order). */
 static inline float f16_at(const unsigned char *p) {
@@ -54,6 +58,8 @@ static inline void nibbles32(const unsigned char *restrict qs, int *restrict q) 
     q[e + 16] = qs[e] >> 4;
   }
 }
+
+/* ==================== 32-element blocks: Q4_0 to Q8_1 ===================== */
 
 /* Q4_0 (32 el., 18 bytes): d fp16 at 0, qs at 2.  y = (q - 8) * d. */
 void wt_dec_q4_0(const unsigned char *restrict src, size_t n, float *restrict out) {
@@ -135,6 +141,8 @@ void wt_dec_q8_1(const unsigned char *restrict src, size_t n, float *restrict ou
     int8x32(src + 4, f16_at(src), out);
 }
 
+/* ========================= K-quants: Q2_K to Q8_K ========================= */
+
 /* Q2_K (256, 84): scales[16] at 0 (lo = scale, hi = min, per 16
 ** elements), qs[64] at 16, d at 80, dmin at 82.  Element e = 128h + 32j
 ** + r: q = bits(qs[32h + r], 2j, 2).  y = (d * lo(S)) * q - (dmin * hi(S)). */
@@ -195,7 +203,7 @@ void wt_dec_q3_k(const unsigned char *restrict src, size_t n, float *restrict ou
 }
 
 /* The 12-byte scale/min field of Q4_K and Q5_K: eight 6-bit scales and
-** eight 6-bit mins, one pair per 32 elements (quants.md section 4). */
+** eight 6-bit mins, one pair per 32 elements (ggml's get_scale_min_k4). */
 static inline void k4_scale_min(const unsigned char *s, int *sc, int *mn) {
   int j;
   for (j = 0; j < 4; j++) {
@@ -337,6 +345,8 @@ void wt_dec_q8_k(const unsigned char *restrict src, size_t n, float *restrict ou
   }
 }
 
+/* ==================== Non-linear 4-bit: IQ4_NL, IQ4_XS ==================== */
+
 /* IQ4_NL (32, 18): d at 0, qs at 2 (Q4_0 order).  y = d * K[q]. */
 void wt_dec_iq4_nl(const unsigned char *restrict src, size_t n, float *restrict out) {
   size_t i;
@@ -369,6 +379,8 @@ void wt_dec_iq4_xs(const unsigned char *restrict src, size_t n, float *restrict 
     }
   }
 }
+
+/* ========================= Ternary: TQ1_0, TQ2_0 ========================== */
 
 /* Ternary digit k of a TQ1_0 byte x: floor(3 ((x 3^k) mod 256) / 256). */
 static inline int trit(unsigned x, unsigned pow3) {
@@ -411,6 +423,8 @@ void wt_dec_tq2_0(const unsigned char *restrict src, size_t n, float *restrict o
   }
 }
 
+/* ======================== FP4 blocks: MXFP4, NVFP4 ======================== */
+
 /* 2^(E-128) as a float, E = 0..255 (0 and 1 give float32 subnormals). */
 static inline float pow2_m128(unsigned e) {
   uint32_t u = e < 2 ? 0x00200000u << e : (uint32_t)(e - 1) << 23;
@@ -421,7 +435,7 @@ static inline float pow2_m128(unsigned e) {
 
 /* MXFP4 (32, 17): E8M0 exponent E at 0, qs at 1 (Q4_0 order).
 ** y = kvalues_fp4[q] * 2^(E-128).  E = 255 is 2^127 as in ggml (the OCP
-** spec would say NaN; quants.md section 8). */
+** spec would say NaN). */
 void wt_dec_mxfp4(const unsigned char *restrict src, size_t n, float *restrict out) {
   size_t i;
   int e, q[32];
@@ -465,6 +479,8 @@ void wt_dec_nvfp4(const unsigned char *restrict src, size_t n, float *restrict o
     }
   }
 }
+
+/* ======================== 1- and 2-bit: Q1_0, Q2_0 ======================== */
 
 /* Q1_0 (128, 18): d at 0, qs[16] at 2, bit e mod 8 of qs[e / 8]:
 ** y = +d when set, -d when clear. */

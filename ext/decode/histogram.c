@@ -39,6 +39,8 @@
 ** can overflow). */
 #define WT_HIST_FLUSH ((uint64_t)1 << 31)
 
+/* ================================== Bins ================================== */
+
 double wt_hist_edge(const wt_hist *h, uint32_t k) {
   if (k == 0)
     return h->lo;
@@ -98,6 +100,8 @@ void wt_hist_free(wt_hist *h) {
   h->edge = NULL;
   h->lanes = NULL;
 }
+
+/* ============================ Counting values ============================= */
 
 /* Sum the copies into count and clear them. */
 static void hist_flush(wt_hist *h) {
@@ -258,6 +262,8 @@ void wt_hist_add_f32(wt_hist *h, const float *x, size_t n) {
   hist_flush(h);
 }
 
+/* ============================= Tensor ranges ============================== */
+
 /* Decode values [start, start + m) into buf: floats for the float-native
 ** codecs, doubles for the others. */
 static int decode_chunk(const wt_codec *c, const unsigned char *src, uint64_t nbytes,
@@ -361,6 +367,8 @@ int wt_hist_tensor(const wt_codec *c, const unsigned char *src, uint64_t nbytes,
   return 0;
 }
 
+/* ======================= 16-bit pattern histograms ======================== */
+
 int wt_hist16_usable(const wt_codec *c) {
   static const uint16_t one = 1;
   return c->block_values == 1 && c->block_bytes == 2 && c->elem_values == 1 && c->swap == NULL &&
@@ -369,8 +377,8 @@ int wt_hist16_usable(const wt_codec *c) {
 
 int wt_hist16_init(wt_hist16 *p, wt_error *err) {
   p->pending = 0;
-  p->lane = calloc(65536, sizeof(uint32_t));
-  p->count = calloc(65536, sizeof(uint64_t));
+  p->lane = calloc(WT_HIST16_PATTERNS, sizeof(uint32_t));
+  p->count = calloc(WT_HIST16_PATTERNS, sizeof(uint64_t));
   if (p->lane == NULL || p->count == NULL) {
     wt_hist16_free(p);
     return wt_fail(err, "out of memory for the 65,536 counts of a 16-bit histogram");
@@ -388,7 +396,7 @@ void wt_hist16_free(wt_hist16 *p) {
 /* Sum the 32-bit counts into the 64-bit ones and clear them. */
 static void hist16_flush(wt_hist16 *p) {
   uint32_t k;
-  for (k = 0; k < 65536; k++) {
+  for (k = 0; k < WT_HIST16_PATTERNS; k++) {
     p->count[k] += p->lane[k];
     p->lane[k] = 0;
   }
@@ -422,7 +430,7 @@ void wt_hist16_range(wt_hist16 *p, const wt_codec *c, double *lo, double *hi) {
   float mn = INFINITY, mx = -INFINITY;
   uint32_t b;
   hist16_flush(p);
-  for (b = 0; b < 65536; b++) {
+  for (b = 0; b < WT_HIST16_PATTERNS; b++) {
     float v;
     if (p->count[b] == 0)
       continue;
@@ -443,7 +451,7 @@ void wt_hist16_fill(wt_hist16 *p, const wt_codec *c, wt_hist *h) {
   if (!(inv < 1e300))
     inv = 0;
   hist16_flush(p);
-  for (b = 0; b < 65536; b++) {
+  for (b = 0; b < WT_HIST16_PATTERNS; b++) {
     if (p->count[b] == 0)
       continue;
     h->total += p->count[b];

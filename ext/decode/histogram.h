@@ -1,5 +1,5 @@
 /*
-** histogram.h: a histogram of a stream of values (issue 15).  Pure C, no
+** histogram.h: a histogram of a stream of values.  Pure C, no
 ** SQLite: the table tensor_histogram() (ext/sql/histogram_table.c) is
 ** built on it.  Layer: decode.
 **
@@ -55,7 +55,8 @@ void wt_hist_free(wt_hist *h);
 /* edge(k) for k = 0 .. bins. */
 double wt_hist_edge(const wt_hist *h, uint32_t k);
 
-/* Add n values. */
+/* Add n values (for tests only: the module adds decoded tensor bytes with
+** wt_hist_tensor). */
 void wt_hist_add_f32(wt_hist *h, const float *x, size_t n);
 
 /* Fold the finite values [first, first + count) of the blocks src[0..nbytes)
@@ -76,6 +77,9 @@ int wt_hist_tensor(const wt_codec *c, const unsigned char *src, uint64_t nbytes,
 ** hist_slow's edges give it, with its count: the same bins, nan, inf,
 ** below and above as decoding every value, and its finite min .. max
 ** from the same counts.  For codecs where wt_hist16_usable() says so. */
+/* The number of 16-bit patterns: one count each. */
+#define WT_HIST16_PATTERNS 65536
+
 typedef struct wt_hist16 {
   uint32_t *lane;   /* 65,536 counts since the last flush */
   uint64_t *count;  /* 65,536 counts */

@@ -53,7 +53,8 @@ static inline uint64_t wt_qk_source_row(uint64_t r, uint64_t per_head) {
 
 /* Undo the permutation of a rows x cols row-major matrix: out row
 ** wt_qk_source_row(r) = in row r.  in and out must not overlap.  Returns
-** 0, or -1 with err set when the rows do not split into n_head heads. */
+** 0, or -1 with err set when the rows do not split into n_head heads.
+** For tests only (the module maps rows one at a time with wt_qk_source_row). */
 int wt_qk_unpermute_f32(const float *in, float *out, uint64_t rows, uint64_t cols, uint64_t n_head,
                         wt_error *err);
 

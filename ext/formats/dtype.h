@@ -1,6 +1,7 @@
 /*
-** dtype.h: the safetensors dtype table: the 22 dtype strings the reference
-** crate accepts (safetensors 0.8) and the bits one element occupies.
+** dtype.h: the safetensors dtype table: the 22 dtype strings the Rust
+** crate accepts (enum Dtype in safetensors/src/tensor.rs of
+** huggingface/safetensors, version 0.8) and the bits one element occupies.
 ** Layer: formats (pure C; uses base/).
 */
 #ifndef WT_DTYPE_H

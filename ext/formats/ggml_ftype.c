@@ -2,7 +2,7 @@
 ** ggml_ftype.c: the names of llama.cpp's file types (general.file_type)
 ** and bits per weight.  Layer: formats (pure C; uses base/).
 **
-** Source: enum llama_ftype in llama.cpp's include/llama.h.  Names are the
+** Source: enum llama_ftype in include/llama.h of ggml-org/llama.cpp.  Names are the
 ** enum names without the LLAMA_FTYPE_ prefix.  Ids that llama.cpp removed
 ** keep their historical name (4 MOSTLY_Q4_1_SOME_F16, 5 MOSTLY_Q4_2,
 ** 6 MOSTLY_Q4_3, 33-35 MOSTLY_Q4_0_4_4 / _4_8 / _8_8), since old files
@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include "gguf_value.h"
+
+/* llama.h's LLAMA_FTYPE_GUESSED: the one id past the table. */
+#define LLAMA_FTYPE_GUESSED 1024
 
 /* Ids 0-40 in order; NULL where llama.h never had an id. */
 static const char *const ggml_ftypes[] = {
@@ -61,8 +64,10 @@ static const char *const ggml_ftypes[] = {
     /* 40 */ "MOSTLY_Q1_0",
 };
 
-const char *ggml_ftype_name(int64_t id) {
-  if (id == 1024)
+/* The name of file type id without the LLAMA_FTYPE_ prefix ("ALL_F32",
+** "MOSTLY_Q8_0", "GUESSED"), or NULL for an id the table does not know. */
+static const char *ggml_ftype_name(int64_t id) {
+  if (id == LLAMA_FTYPE_GUESSED)
     return "GUESSED";
   if (id < 0 || (uint64_t)id >= sizeof(ggml_ftypes) / sizeof(ggml_ftypes[0]))
     return NULL;

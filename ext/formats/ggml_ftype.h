@@ -11,10 +11,6 @@
 
 #include "base/model.h"
 
-/* The name of file type id without the LLAMA_FTYPE_ prefix ("ALL_F32",
-** "MOSTLY_Q8_0", "GUESSED"), or NULL for an id the table does not know. */
-const char *ggml_ftype_name(int64_t id);
-
 /* Write the name of id into buf: the table's name, or "unknown (N)" for
 ** an id it does not know.  Returns buf. */
 const char *ggml_ftype_text(char *buf, size_t size, int64_t id);

@@ -2,10 +2,10 @@
 ** ggml_type.c: the table of ggml tensor types that GGUF files name by id.
 ** Layer: formats (pure C; uses base/).
 **
-** Source: the enum in ggml's include/ggml.h and the type_traits table in
-** src/ggml.c (blck_size, type_size = sizeof(block_xxx)), as collected in
-** the project's GGUF reference note (section 2).  Names are the enum names
-** without the GGML_TYPE_ prefix.
+** Source: the enum in include/ggml.h and the type_traits table in
+** src/ggml.c (blck_size, type_size = sizeof(block_xxx)) of ggml-org/ggml,
+** commit d99724f2.  Names are the enum names without the GGML_TYPE_
+** prefix.
 **
 ** Removed ids keep their name.  Four of them (31-33, 36) were real
 ** on-disk types for a while, with the Q4_0 / IQ4_NL block layout; they

@@ -14,7 +14,8 @@
 /* Parse data[0..size).  On success returns 0 and fills *out (free it with
 ** wt_model_free); on failure returns -1 with err set and *out empty.
 ** The model's strings and metadata positions point into data, which must
-** outlive the model. */
+** outlive the model.  For tests only: the module parses prefixes of files
+** with gguf_parse_prefix. */
 int gguf_parse(const unsigned char *data, uint64_t size, wt_model *out, wt_error *err);
 
 /* The same with only the first avail bytes of a file of size bytes in

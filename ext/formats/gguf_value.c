@@ -46,6 +46,11 @@
 ** copies as one fixed-size block. */
 #define GV_SLACK 16
 
+/* Decimal digits of the largest uint64_t, 18446744073709551615. */
+#define GV_U64_DIGITS 20
+
+/* =============================== Type table =============================== */
+
 /* Type table: name and element size, indexed by GGUF_TYPE_*. */
 static const struct {
   const char *name;
@@ -63,6 +68,8 @@ const char *gguf_type_name(uint32_t t) {
 uint32_t gguf_type_size(uint32_t t) {
   return t < GGUF_TYPE_COUNT ? gv_types[t].size : 0;
 }
+
+/* ============================= Reading values ============================= */
 
 /* Load 2, 4 or 8 bytes of any alignment, swapping if asked. */
 static inline uint16_t gv_get16(const unsigned char *p, int swap) {
@@ -184,7 +191,7 @@ int gguf_read_scalar(gguf_cursor *c, uint32_t t, gguf_scalar *out) {
   return 0;
 }
 
-/* ---- Output buffer ---------------------------------------------------- */
+/* ============================= Output buffer ============================== */
 
 /* Grow b so that extra more bytes fit: doubling, at least 64 bytes. */
 static int gv_buf_grow(wt_buf *b, size_t extra) {
@@ -214,11 +221,11 @@ static inline int gv_buf_reserve(wt_buf *b, size_t extra) {
   return gv_buf_grow(b, extra);
 }
 
-/* ---- Numbers ---------------------------------------------------------- */
+/* =========================== Rendering numbers ============================ */
 
 /* Write v in decimal at o; returns the end. */
 static inline char *gv_utoa(char *o, uint64_t v) {
-  char tmp[20];
+  char tmp[GV_U64_DIGITS];
   int n = 0;
   do {
     tmp[n++] = (char)('0' + v % 10);
@@ -343,7 +350,7 @@ static int gv_render_numbers(wt_buf *b, const unsigned char *p, uint64_t count, 
   return 0;
 }
 
-/* ---- Strings ---------------------------------------------------------- */
+/* =========================== Rendering strings ============================ */
 
 /* Byte classes for JSON strings.  Bit 0: wrong where no lead byte comes
 ** just before (a continuation byte, a byte to escape, a byte that starts
@@ -522,6 +529,8 @@ static int gv_render_strings(wt_buf *b, gguf_cursor *c, uint64_t count) {
   c->pos = (uint64_t)(p - c->data);
   return 0;
 }
+
+/* ============================ Rendering arrays ============================ */
 
 int gguf_render_array_json(const wt_model *m, const unsigned char *data, const wt_meta *kv,
                            wt_buf *buf) {

@@ -55,7 +55,8 @@ typedef struct wt_config {
 ** (not JSON, not an object, out of memory); *out is empty then. */
 int wt_config_parse(const char *text, size_t n, int flatten, wt_config *out, wt_error *err);
 
-/* The GGUF architecture of a Hugging Face architectures[0] name, or NULL. */
+/* The GGUF architecture of a Hugging Face architectures[0] name, or NULL.
+** wt_config_parse sets it; exported for tests only. */
 const char *wt_config_gguf_arch(const char *hf_arch);
 
 /* Free what wt_config_parse() allocated; safe on a zeroed config. */

@@ -9,14 +9,15 @@
 ** pushed as a token onto one array, grown geometrically (the first guess,
 ** a token per 8 bytes, is usually enough) and never past one token per
 ** byte of text, so memory is bounded by the header: a 30.5 KB header of
-** 272 tensors is 3,208 tokens of 16 bytes in one malloc, where its cJSON
-** tree took some 3,100 mallocs.  String bodies are scanned eight bytes at
+** 272 tensors is 3,208 tokens of 16 bytes in one malloc.  String bodies are scanned eight bytes at
 ** a time.
 */
 #include "json_check.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* ======================== Parsing state and tokens ======================== */
 
 /* Parsing state.  The stack of open containers, outermost first, takes
 ** the place of recursion. */
@@ -73,6 +74,8 @@ static int jc_push(jc_state *s, json_type t, size_t pos, size_t len, int escaped
   k->escaped = (uint8_t)escaped;
   return 0;
 }
+
+/* ========================= Whitespace and strings ========================= */
 
 /* True for JSON whitespace (all of it is <= ' '). */
 static int jc_space(unsigned char c) {
@@ -216,6 +219,8 @@ static int jc_string(jc_state *s) {
   return jc_fail(s, "unterminated string");
 }
 
+/* ======================= Numbers and literal words ======================== */
+
 /* Skip a run of digits; return how many. */
 static size_t jc_digits(jc_state *s) {
   size_t start = s->i, i = start;
@@ -260,6 +265,8 @@ static int jc_word(jc_state *s, const char *w, json_type t) {
   s->i += k;
   return jc_push(s, t, s->i - k, k, 0);
 }
+
+/* ====================== Containers and the document ======================= */
 
 /* Open a container, s->i at its bracket: push its token and enter it. */
 static int jc_open(jc_state *s) {
@@ -397,44 +404,7 @@ void json_doc_free(json_doc *doc) {
   memset(doc, 0, sizeof(*doc));
 }
 
-/* Append a span to v. */
-static int jc_record(json_spans *v, size_t pos, size_t len, wt_error *err) {
-  if (v->n == v->cap) {
-    size_t cap = v->cap ? v->cap * 2 : 64;
-    json_span *a = realloc(v->a, cap * sizeof(*a));
-    if (a == NULL)
-      return wt_fail(err, "out of memory");
-    v->a = a;
-    v->cap = cap;
-  }
-  v->a[v->n].pos = pos;
-  v->a[v->n].len = len;
-  v->n++;
-  return 0;
-}
-
-int json_check(const char *p, size_t n, uint64_t base, json_tokens *tok, wt_error *err) {
-  json_doc doc;
-  size_t i;
-  int rc = json_parse(p, n, base, &doc, err);
-  for (i = 0; rc == 0 && i < doc.n; i++) {
-    const json_token *t = &doc.tok[i];
-    if (t->type == JSON_NUMBER) {
-      rc = jc_record(&tok->nums, t->pos, t->len, err);
-    } else if (t->type == JSON_STRING) {
-      rc = jc_record(&tok->strs, t->pos, t->len, err);
-      tok->strs_escaped |= t->escaped;
-    }
-  }
-  json_doc_free(&doc);
-  return rc;
-}
-
-void json_tokens_free(json_tokens *tok) {
-  free(tok->nums.a);
-  free(tok->strs.a);
-  memset(tok, 0, sizeof(*tok));
-}
+/* =========================== Unescaping strings =========================== */
 
 /* Read 4 hex digits that json_parse has already validated. */
 static unsigned ju_hex4(const char *s) {

@@ -3,7 +3,7 @@
 ** one pass, into a flat array of tokens.
 ** Layer: formats (pure C; uses base/).
 **
-** serde_json, which the reference crate uses, is strict: whitespace is
+** serde_json, which the safetensors Rust crate uses, is strict: whitespace is
 ** space, tab, LF and CR only (so NUL padding fails), strings may not hold
 ** raw control characters, numbers such as 01 or +1 are refused, and
 ** nesting stops at 127 levels.  json_parse() refuses the same, with the
@@ -15,10 +15,6 @@
 ** its subtree.  An object's members are a key (a string token) then the
 ** value's tokens.  Each token records the index just past its subtree, so
 ** a value that the caller ignores is stepped over in O(1).
-**
-** json_check() gives the older view of the same parse, for callers that
-** walk a cJSON tree (paths.c): the spans of every number and every string
-** in document order.
 */
 #ifndef WT_JSON_CHECK_H
 #define WT_JSON_CHECK_H
@@ -68,35 +64,6 @@ int json_parse(const char *p, size_t n, uint64_t base, json_doc *doc, wt_error *
 
 /* Free what json_parse() recorded. */
 void json_doc_free(json_doc *doc);
-
-/* ---- the span view (json_check) ---- */
-
-typedef struct json_span {
-  size_t pos; /* offset of the token's first byte (for a string: after the quote) */
-  size_t len; /* for a string: the bytes between the quotes, still escaped */
-} json_span;
-
-typedef struct json_spans {
-  json_span *a; /* malloc'd */
-  size_t n, cap;
-} json_spans;
-
-/* What json_check found. */
-typedef struct json_tokens {
-  json_spans nums;
-  json_spans strs;
-  int strs_escaped; /* some string has a backslash escape */
-} json_tokens;
-
-/* Check p[0..n) as json_parse() does, and list the spans of every number
-** and every string (keys included) in document order: cJSON's tree lists
-** them in the same order, so the k-th number node met in document order
-** is nums[k], and likewise for strings.  Returns 0, or -1 with err set.
-** Free with json_tokens_free() either way. */
-int json_check(const char *p, size_t n, uint64_t base, json_tokens *tok, wt_error *err);
-
-/* Free what json_check recorded. */
-void json_tokens_free(json_tokens *tok);
 
 /* Decode the escapes of a string json_parse() accepted: s[0..n) (between
 ** the quotes) into out, which has room for n bytes (decoding never grows

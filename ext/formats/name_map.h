@@ -1,9 +1,9 @@
 /*
 ** name_map.h: tensor names between Hugging Face checkpoints and GGUF
 ** files, as llama.cpp's converter (gguf-py's TensorNameMap) maps them, for
-** the common decoder-only architectures.  Pure C, no SQLite; not yet used
-** by a table (issue 15 part 3: tensors() gets hf_name / gguf_name).  Layer:
-** formats.
+** the common decoder-only architectures.  Pure C, no SQLite; the
+** hf_name and gguf_name columns of tensors() and the pairing of tensors
+** across files are built on it.  Layer: formats.
 **
 ** arch is the GGUF general.architecture: llama (also the converter's
 ** arch for Mistral checkpoints; "mistral" is accepted as the same),
@@ -26,7 +26,7 @@ int wt_name_hf_to_gguf(const char *arch, const char *name, size_t n, char *out, 
 /* The reverse: the Hugging Face name of the GGUF tensor name[0..n). */
 int wt_name_gguf_to_hf(const char *arch, const char *name, size_t n, char *out, size_t cap);
 
-/* 1 when arch is one the map knows. */
+/* 1 when arch is one the map knows.  For tests only. */
 int wt_name_map_knows(const char *arch);
 
 #endif

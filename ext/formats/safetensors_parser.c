@@ -4,8 +4,9 @@
 ** Layer: formats (pure C; uses base/).
 **
 ** The file is an 8-byte little-endian header length N, N bytes of UTF-8
-** JSON, then the data buffer.  The checks follow the reference crate, in
-** its order:
+** JSON, then the data buffer (the format of README.md in
+** huggingface/safetensors).  The checks follow the Rust crate
+** (safetensors/src/tensor.rs there, commit 24b0b285), in its order:
 **
 **   1. fewer than 8 bytes                       (HeaderTooSmall)
 **   2. N > 100,000,000                          (HeaderTooLarge)
@@ -24,19 +25,15 @@
 **      (TensorInvalidInfo)
 **   8. the file ends exactly at the last tensor (MetadataIncompleteBuffer)
 **
-** The header is no longer read with cJSON.  json_parse() (json_check.h)
-** checks it strictly and lays it out in one pass as a flat array of
-** tokens, one malloc; the walk below goes over the root object's members:
+** The header is read by json_parse() (json_check.h), which checks it
+** strictly and lays it out in one pass as a flat array of tokens, one
+** malloc; the walk below goes over the root object's members:
 ** `__metadata__`, and each tensor's dtype, shape and data_offsets, other
 ** fields stepped over whole in O(1).  Names, keys, values and numbers are
-** read from their own text, so u64 values are exact (cJSON keeps doubles,
-** exact to 2^53), a name with an escaped NUL is kept whole as the crate
-** keeps it (cJSON cut it there), and a parse is fast: for a SmolLM2-shaped
-** header (272 tensors, 30.5 KB) 0.79 M instructions instead of 5.1 M
-** (cJSON made some 3,100 mallocs and called strtod for every number), for
-** a 2.5 KB header of 20 tensors 59 k instead of 386 k, about 5 us of CPU
-** instead of 50.  Quoted names and other message text are built only when
-** a check fails.
+** read from their own text, so u64 values are exact (never rounded through
+** a double) and a name with an escaped NUL is kept whole, as the crate
+** keeps it.  Quoted names and other message text are built only when a
+** check fails.
 */
 #include "safetensors_parser.h"
 
@@ -76,6 +73,15 @@ typedef struct st_parse {
 /* Bytes that wt_sniff_describe() looks at (its longest prefix, "version
 ** https://git-lfs", is 23 bytes). */
 #define ST_SNIFF_BYTES 32
+
+/* Room for a quoted name, dtype or shape in a message (wt_quote cuts a
+** longer one). */
+#define ST_QUOTE_SIZE 160
+
+/* Room for a clause of a message that is written before the message. */
+#define ST_NOTE_SIZE 200
+
+/* ========================== Messages and tokens =========================== */
 
 /* Append " (this looks like ...)" to a message when the bytes are a known
 ** non-safetensors file. */
@@ -149,13 +155,15 @@ static const char *st_json_type(const json_token *t) {
 ** printf-style).  The name is quoted here, on the error path only. */
 static ST_ERROR_PATH __attribute__((format(printf, 3, 4))) int
 st_tensor_fail(st_parse *p, wt_str name, const char *fmt, ...) {
-  char q[160], rest[WT_ERROR_MAX];
+  char q[ST_QUOTE_SIZE], rest[WT_ERROR_MAX];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(rest, sizeof(rest), fmt, ap);
   va_end(ap);
   return wt_fail(p->err, "tensor %s%s", ST_Q(q, name), rest);
 }
+
+/* ========================== Numbers and metadata ========================== */
 
 /* The value of the decimal digits t[0..n) into *out; -1 when a byte is
 ** not a digit (a sign, a fraction, an exponent) or the value passes
@@ -201,7 +209,7 @@ static int st_u64(st_parse *p, size_t i, wt_str tensor, const char *field, int k
 
 /* Report the value (token i) of metadata key key, which is not a string. */
 static ST_ERROR_PATH int st_bad_meta(st_parse *p, wt_str key, size_t i) {
-  char q[160];
+  char q[ST_QUOTE_SIZE];
   return wt_fail(p->err, "__metadata__ value of key %s is %s, not a string", ST_Q(q, key),
                  st_json_type(st_tok(p, i)));
 }
@@ -229,6 +237,8 @@ static int st_metadata(st_parse *p, size_t i) {
   }
   return 0;
 }
+
+/* ============================= Tensor entries ============================= */
 
 /* Read a tensor's shape array (token i) into t->dims. */
 static int st_shape(st_parse *p, size_t i, wt_tensor *t) {
@@ -290,7 +300,7 @@ static int st_dtype_index(st_parse *p, wt_str z) {
 ** right spelling when only the case differs. */
 static ST_ERROR_PATH int st_bad_dtype(st_parse *p, const wt_tensor *t, wt_str z) {
   int hint = st_dtype_find_nocase(z.p, z.n);
-  char d[160];
+  char d[ST_QUOTE_SIZE];
   return st_tensor_fail(p, t->name, ": unknown dtype %s%s%s%s", ST_Q(d, z),
                         hint >= 0 ? " (dtype names are case-sensitive: did you mean " : "",
                         hint >= 0 ? st_dtype_get(hint)->name : "", hint >= 0 ? "?)" : "");
@@ -360,6 +370,8 @@ static int st_tensor(st_parse *p, size_t i, wt_tensor *t) {
   }
   return 0;
 }
+
+/* ============================= Repeated keys ============================== */
 
 /* Compare two tensor pointers by (begin, end), then document order (the
 ** pointers point into the array in document order). */
@@ -454,6 +466,8 @@ static int st_dedupe_all(st_parse *p) {
   return 0;
 }
 
+/* ============================== Data offsets ============================== */
+
 /* True when the tensors are already in (begin, end) order. */
 static int st_sorted(const wt_model *m) {
   size_t i;
@@ -495,7 +509,7 @@ static int st_sort(st_parse *p) {
 ** start where they should (expected) or end before they begin. */
 static ST_ERROR_PATH int st_bad_offsets(st_parse *p, const wt_tensor *t, size_t i,
                                         uint64_t expected) {
-  char qd[160], dup[200] = "";
+  char qd[ST_QUOTE_SIZE], dup[ST_NOTE_SIZE] = "";
   if (t->data_end < t->data_start)
     return st_tensor_fail(p, t->name, ": data_offsets [%llu,%llu] end before they begin",
                           (unsigned long long)t->data_start, (unsigned long long)t->data_end);
@@ -516,7 +530,7 @@ static ST_ERROR_PATH int st_bad_offsets(st_parse *p, const wt_tensor *t, size_t 
 static int st_check_size(st_parse *p, wt_tensor *t) {
   uint64_t numel = 1, bits;
   uint32_t width = st_dtype_get((int)t->type_id)->bits;
-  char sh[160];
+  char sh[ST_QUOTE_SIZE];
   int k;
   for (k = 0; k < t->ndim; k++) {
     if (wt_mul(numel, t->dims[k], &numel))
@@ -573,6 +587,8 @@ static int st_validate(st_parse *p) {
                  (unsigned long long)p->size, (unsigned long long)(p->size - need));
 }
 
+/* =============================== The parse ================================ */
+
 /* Walk the root object: metadata and tensors in document order. */
 static int st_walk(st_parse *p) {
   const json_token *root = st_tok(p, 0);
@@ -606,7 +622,7 @@ static int st_walk(st_parse *p) {
 /* Checks 1 to 3: the header length against the file.  Sets p->n and
 ** p->header. */
 static int st_header_length(st_parse *p) {
-  char msg[200];
+  char msg[ST_NOTE_SIZE];
   uint64_t n = 0;
   int i;
   if (p->size < 8) {
@@ -623,8 +639,8 @@ static int st_header_length(st_parse *p) {
   p->n = n;
   p->header = (const char *)p->data + 8;
   if (n > ST_MAX_HEADER) {
-    snprintf(msg, sizeof(msg), "header length %llu is over the limit of 100000000 bytes",
-             (unsigned long long)n);
+    snprintf(msg, sizeof(msg), "header length %llu is over the limit of %llu bytes",
+             (unsigned long long)n, ST_MAX_HEADER);
     return st_fail_lookalike(p, msg);
   }
   if (n > p->size - 8) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/model.h"
+#include "safetensors_parser.h"
 
 /* True when data starts with the n bytes of prefix. */
 static int wt_starts(const unsigned char *data, uint64_t size, const char *prefix) {
@@ -24,7 +25,7 @@ int wt_sniff_format(const unsigned char *data, uint64_t avail, uint64_t size) {
     return 0;
   for (i = 0; i < 8; i++)
     n |= (uint64_t)data[i] << (8 * i);
-  if (n < 2 || n > 100000000 || n > size - 8)
+  if (n < 2 || n > ST_MAX_HEADER || n > size - 8)
     return 0;
   /* The JSON header starts with '{', possibly after JSON whitespace. */
   for (i = 8; i < 8 + n; i++) {

@@ -2,8 +2,10 @@
 ** memory_plan.c: the memory planner behind gguf_memory() (memory_plan.h).
 **
 ** It reproduces what llama.cpp allocates when it loads a GGUF on the CPU
-** with mmap (the ggml-org/llama.cpp of late 2025, as checked against its
-** log in tests/memory_oracle.test):
+** with mmap (ggml-org/llama.cpp commit ec98e2002, December 2025:
+** src/llama-context.cpp, src/llama-kv-cache.cpp and
+** src/llama-memory-recurrent.cpp; checked against the log of a llama.cpp
+** build in tests/memory_oracle.test):
 **
 **   weights   the bytes of the tensors of each layer (blk.N.*), and of the
 **             others (token_embd, output, output_norm, ...)
@@ -33,6 +35,7 @@
 
 #define MP_PAD        256   /* llama.cpp pads the context to this many cells */
 #define MP_MAX_LAYERS 65536 /* more layers than any model: hostile metadata */
+#define MP_NOTE_SIZE  64    /* a clause of a row's note (", sliding window N") */
 
 enum { MP_ATTN = 1, MP_MAMBA };
 
@@ -70,7 +73,7 @@ typedef struct mp_ctx {
   int known_compute; /* 0 when the architecture is unknown */
 } mp_ctx;
 
-/* ---- reading metadata ---- */
+/* ============================ Reading metadata ============================ */
 
 /* The entry named "{arch}.suffix" (or exactly suffix when global), or NULL. */
 static const wt_meta *mp_find(mp_ctx *x, const char *suffix, int global) {
@@ -160,7 +163,7 @@ static int mp_per_layer(mp_ctx *x, const char *key, const uint64_t *dflt, uint64
   return 0;
 }
 
-/* ---- rows ---- */
+/* ================================== Rows ================================== */
 
 /* Append a row; detail is printf-style. */
 static int mp_row(mp_ctx *x, int64_t layer, const char *part, int known, uint64_t nbytes,
@@ -269,8 +272,9 @@ static int mp_weights(mp_ctx *x, int64_t il) {
                 (unsigned long long)x->nw[k]);
 }
 
-/* ---- caches ---- */
+/* ================================= Caches ================================= */
 
+/* v rounded up to a multiple of p. */
 static uint64_t mp_pad(uint64_t v, uint64_t p) {
   return (v + p - 1) / p * p;
 }
@@ -348,7 +352,7 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
   for (il = 0; il < x->n_layer; il++) {
     int swa = n_swa != 0 && il % a->swa_pattern < a->swa_pattern - 1;
     uint64_t c = swa ? swa_cells : cells, nk, nv, rk = 0, rv = 0, kb = 0, vb = 0;
-    char where[64];
+    char where[MP_NOTE_SIZE];
     if (mp_weights(x, (int64_t)il) != 0)
       goto done;
     if (wt_mul(hk, head_kv[il], &nk) != 0) {
@@ -431,6 +435,8 @@ static int mp_vocab(mp_ctx *x, uint64_t *n_vocab) {
   return 0;
 }
 
+/* ============================ Compute estimate ============================ */
+
 /* The compute row: an estimate of the buffer llama.cpp's graph allocator
 ** reserves for a prompt of n_tokens tokens, all of them outputs.  Its peak
 ** is either the attention stage or the output stage (the logits, n_vocab
@@ -476,7 +482,7 @@ fail:
   return -1;
 }
 
-/* ---- the plan ---- */
+/* ================================ The plan ================================ */
 
 void wt_mem_settings_default(wt_mem_settings *s) {
   memset(s, 0, sizeof(*s));
