@@ -432,7 +432,8 @@ def hostile():
 
 def shapes():
     """Header-only files with the hyperparameters of real models (no
-    tensors), for the worked examples of shared/reference/memory.md."""
+    tensors): real models' shapes (Llama-3-8B, ...) for the planner's worked
+    examples in tests/memory.test."""
     out = {}
     kvs = header("llama", 32, 4096, 14336, 32, 8, ctx=8192)
     out["shape-llama3-8b"] = (kvs + [("llama.vocab_size", T_U32, 128256)], [])

@@ -301,7 +301,7 @@ cp "$ST/ok_4d.safetensors" order/b.safetensors
 mkdir tilde
 cp "$ST/ok_4d.safetensors" tilde/m.safetensors
 
-# ---- a Hugging Face hub cache (shared/reference/hf-cache.md) ----
+# ---- a Hugging Face hub cache (the layout of huggingface_hub's file_download.py) ----
 R1=1111111111111111111111111111111111111111
 R2=2222222222222222222222222222222222222222
 REPO=hub/models--org--tiny
