@@ -13,10 +13,10 @@
 **      than SIZE_MAX / the size of one entry);
 **   K1 key length (at most GGUF_MAX_STRING_LENGTH and the bytes left); K2 key
 **      not empty; K3 key not seen before; K4 value type (int32; for an array
-**      its element type and u64 count); K5 type one of 0-8, 10-12 (no array
-**      of arrays); K6 array count (at most GGUF_MAX_ARRAY_ELEMENTS, its bytes
-**      within the bytes left); K7 each string value, as K1; K8 bool (any
-**      non-zero byte is true);
+**      its element type and u64 count); K5 a known type, 0-12 (an array's
+**      elements not 9, ARRAY); K6 array count (at most
+**      GGUF_MAX_ARRAY_ELEMENTS, its bytes within the bytes left); K7 each
+**      string value, as K1; K8 bool (any non-zero byte is true);
 **   A1 general.alignment of type UINT32; A2 a non-zero power of two;
 **   T1 tensor name (as K1, shorter than GGML_MAX_NAME = 64); T2 name not seen
 **      before; T3 n_dims at most GGML_MAX_DIMS = 4; T4 each ne >= 0 as int64;
