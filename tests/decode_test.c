@@ -9,10 +9,12 @@
 **                          kernels)
 **
 ** Expected values are worked out by hand from the formats' definitions
-** (shared/reference/quants.md), in the comments next to each block; where
-** a block has too many elements to list, a per-element reference written
-** straight from quants.md's per-index statements (not the decoder's
-** loops) fills the expected array, and hand-computed spot values pin it.
+** (for GGUF: the block_* structs of src/ggml-common.h and the
+** dequantize_row_* functions of src/ggml-quants.c in ggml-org/ggml, commit
+** d99724f2), in the comments next to each block; where a block has too many
+** elements to list, a per-element reference written as one formula per
+** element index (not the decoder's loops) fills the expected array, and
+** hand-computed spot values pin it.
 */
 #include <float.h>
 #include <inttypes.h>
@@ -622,7 +624,9 @@ static void test_iq4_nl(void) {
 }
 
 /* ------------------------------------------------------------------ */
-/* K-quants: per-element references from quants.md section 4 */
+/* K-quants: per-element references from block_q2_K ... block_q8_K
+** (src/ggml-common.h) and dequantize_row_q2_K ... dequantize_row_q8_K
+** (src/ggml-quants.c) */
 
 static double f16v(const unsigned char *p) {
   return wt_f16_to_f32((uint16_t)(p[0] | p[1] << 8));
@@ -721,7 +725,8 @@ static void test_q3_k(void) {
              check_all(codec(WT_FORMAT_GGUF, 11, 0), b, 110, want, 256));
 }
 
-/* The 12-byte scale/min field, straight from quants.md's table. */
+/* The 12-byte scale/min field of Q4_K and Q5_K, as get_scale_min_k4 in
+** src/ggml-quants.c unpacks it. */
 static void ref_k4(const unsigned char *s, int j, unsigned *sc, unsigned *m) {
   if (j < 4) {
     *sc = bits(s[j], 0, 6);
@@ -1227,12 +1232,13 @@ static void test_ranges(void) {
 }
 
 /* ------------------------------------------------------------------ */
-/* Codebook (IQ) types: per-element references from the recipes of
-** shared/reference/iq-grids/README.md (quants.md section 6), one element
-** at a time, on hand-worked blocks whose spot values are worked out below
-** from grid entries copied from iq_grids.txt, and on random blocks. */
+/* Codebook (IQ) types: per-element references from dequantize_row_iq2_xxs
+** ... dequantize_row_iq1_m (src/ggml-quants.c), one element at a time, on
+** hand-worked blocks whose spot values are worked out below from grid
+** entries copied from the tables of src/ggml-common.h (iq2xxs_grid, ...),
+** and on random blocks. */
 
-/* Entries of iq_grids.txt used by the hand-worked blocks (byte j =
+/* Entries of ggml's grids used by the hand-worked blocks (byte j =
 ** element j, so read these right to left). */
 #define G2XXS_1   0x080808080808082bULL /* iq2xxs_grid[1]: 43, 8, 8, 8, 8, 8, 8, 8 */
 #define G2XXS_255 0x2b2b2b1908081908ULL /* [255]: 8, 25, 8, 8, 25, 43, 43, 43 */
@@ -1337,8 +1343,8 @@ static double ref_iq1m(const unsigned char *b, int e) {
 /* One IQ type: the hand block's spots in the reference, the decoder
 ** against the reference on the hand block and on random blocks (finite d
 ** at the offsets doffs), and the big-endian codec on the same random
-** blocks with the fields of swap[] (offset, width; from the layout table
-** of quants.md section 1.1) reversed. */
+** blocks with the fields of swap[] (offset, width; from the block_iq*
+** structs of src/ggml-common.h) reversed. */
 typedef struct iq_case {
   const char *name;
   int id, bytes;
@@ -1525,8 +1531,9 @@ static void test_iq3_iq1(void) {
          iq_check(&c1m, b, s1m, sizeof(s1m) / sizeof(s1m[0])));
 }
 
-/* The generated tables equal ../shared/reference/iq-grids/iq_grids.txt
-** (skipped when ../shared is absent). */
+/* The generated tables equal ggml's, as printed from src/ggml-common.h
+** (commit d99724f2) into ../shared/reference/iq-grids/iq_grids.txt, a
+** developer's copy outside the project (skipped when absent). */
 static void test_iq_tables(void) {
   static const struct {
     const char *name;

@@ -5,11 +5,32 @@
 **
 ** Writes one file per case into OUTDIR, plus OUTDIR/cases.txt with one line
 ** per file: "filename<TAB>valid|invalid<TAB>checklist id and what it tests".
-** The ids are those of the reference checklist (shared/reference/gguf.md
-** section 3.1: H1-H4, K1-K8, A1-A2, T1-T9, D1-D2, F1).  Valid files are named
-** ok-*.gguf; invalid ones start with their checklist id, except trunc-NN-*,
-** the truncations of one small valid file (ok-trunc-base.gguf) at every
-** structural boundary.  The bytes written are the same on every run.
+** The ids number the checks of the reference reader, gguf_init_from_reader()
+** in src/gguf.cpp of ggml-org/ggml (commit d99724f2), in the order it makes
+** them:
+**   H1 magic "GGUF"; H2 version (not 0, not byte-swapped, not 1, at most 3);
+**   H3 tensor count and H4 KV count (read as int64, not negative, not more
+**      than SIZE_MAX / the size of one entry);
+**   K1 key length (at most GGUF_MAX_STRING_LENGTH and the bytes left); K2 key
+**      not empty; K3 key not seen before; K4 value type (int32; for an array
+**      its element type and u64 count); K5 a known type, 0-12 (an array's
+**      elements not 9, ARRAY); K6 array count (at most
+**      GGUF_MAX_ARRAY_ELEMENTS, its bytes within the bytes left); K7 each
+**      string value, as K1; K8 bool (any non-zero byte is true);
+**   A1 general.alignment of type UINT32; A2 a non-zero power of two;
+**   T1 tensor name (as K1, shorter than GGML_MAX_NAME = 64); T2 name not seen
+**      before; T3 n_dims at most GGML_MAX_DIMS = 4; T4 each ne >= 0 as int64;
+**      T5 element count below INT64_MAX; T6 type below GGML_TYPE_COUNT; T7 the
+**      type has a block size and ne[0] is a multiple of it; T8 byte size
+**      within SIZE_MAX; T9 offset (u64, checked by D2);
+**   D1 data start (padded to the alignment) within the file; D2 each offset
+**      equals the running sum of padded tensor sizes;
+**   F1 tensor data within the file, a check of llama.cpp, not of ggml
+**      (llama_tensor_weight in src/llama-model-loader.h of ggml-org/llama.cpp).
+** Valid files are named ok-*.gguf; invalid ones start with their checklist
+** id, except trunc-NN-*, the truncations of one small valid file
+** (ok-trunc-base.gguf) at every structural boundary.  The bytes written are
+** the same on every run.
 **
 ** Writer API (gw_*): a growable byte buffer that knows the GGUF version
 ** (1: counts, string lengths, array counts and dimensions are u32; 2 and 3:
@@ -67,9 +88,10 @@ enum {
   T_F64 = 28
 };
 
-/* ggml types 0-42 (gguf.md section 2): name, elements and bytes per block.
-** Removed ids keep their historical sizes where they had one (31-33, 36:
-** the Q4_0 block); 4, 5, 37 and 38 never had one in GGUF. */
+/* ggml types 0-42 (enum ggml_type in include/ggml.h, type_traits in
+** src/ggml.c of ggml-org/ggml, commit d99724f2): name, elements and bytes
+** per block.  Removed ids keep their historical sizes where they had one
+** (31-33, 36: the Q4_0 block); 4, 5, 37 and 38 never had one in GGUF. */
 static const struct ggml_type {
   const char *name;
   uint32_t blck;

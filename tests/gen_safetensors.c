@@ -15,9 +15,28 @@
 ** (HeaderTooSmall, HeaderTooLarge, InvalidHeaderLength, InvalidHeader,
 ** InvalidHeaderDeserialization, InvalidOffset, ValidationOverflow,
 ** MisalignedSlice, TensorInvalidInfo, MetadataIncompleteBuffer), then says
-** what the case tests.  References in parentheses point into
-** shared/reference/safetensors.md: "1.5" is section 1.5, "trap 8" is item 8 of
-** section 5 (traps), "check 7" is item 7 of section 6 (the parser checklist).
+** what the case tests.  The parentheses at the end of a note name what the
+** result comes from upstream:
+**
+**   read_metadata, Metadata::validate, HashMetadata, TensorInfo, enum Dtype,
+**   prepare(), MAX_HEADER_SIZE, test_whitespace_padded_header
+**       in safetensors/src/tensor.rs of huggingface/safetensors, commit
+**       24b0b285 (read_metadata checks, in order: len < 8, n >
+**       MAX_HEADER_SIZE, 8 + n > len, str::from_utf8, serde_json::from_str
+**       into HashMetadata, Metadata::validate, then 8 + n + data end != len);
+**       "Metadata sorts by data_offsets" is its Deserialize impl for Metadata
+**   README     README.md there, section "Format"
+**   commit, PR #N, issue #N
+**              of huggingface/safetensors
+**   serde_json how serde_json (serde-rs/json), through the crate's serde
+**              derives, reads the header: strict RFC 8259 JSON, keys compared
+**              after unescaping, integers read exactly as u64/usize
+**   ml-explore/mlx mlx/io/safetensors.cpp
+**              MLX's writer (__metadata__ null, sorted keys, no padding)
+**   save_model in bindings/python torch.py
+**              bindings/python/py_src/safetensors/torch.py of
+**              huggingface/safetensors (metadata keys naming tensors)
+**
 ** A few results were reasoned from serde/serde_json's code rather than seen
 ** from the crate; their notes say "reasoned, not observed".
 **
@@ -235,7 +254,7 @@ struct stcase {
 #define DT(dt, size)                                                                               \
   {                                                                                                \
     .file = "ok_dtype_" dt ".safetensors", .valid = 1, HDR("{" T("x", dt, "[4]", 0, size) "}"),    \
-    .data_len = size, .note = "OK: dtype " dt " shape [4] = " #size " bytes (1.3)"                 \
+    .data_len = size, .note = "OK: dtype " dt " shape [4] = " #size " bytes (enum Dtype)"          \
   }
 
 /* The header of a file with one U8 [4] tensor "x" at [0,4]. */
@@ -272,21 +291,22 @@ static const struct stcase cases[] = {
      .gen = gen_all_dtypes,
      .align = 8,
      .note = "OK: all 22 dtypes, shape [2,2], named by dtype, writer layout (metadata first, dtype "
-             "descending, padded to 8) (1.3, 1.6)"},
+             "descending, padded to 8) (enum Dtype; prepare())"},
 
     /* ---- valid: shapes ---- */
     {.file = "ok_scalar_i64.safetensors",
      .valid = 1,
      HDR("{" T("step", "I64", "[]", 0, 8) "}"),
      .data_len = 8,
-     .note = "OK: scalar shape [] = 1 element, I64 8 bytes (trap 9)"},
+     .note = "OK: scalar shape [] = 1 element, I64 8 bytes (Metadata::validate: the product starts "
+             "at 1)"},
     {.file = "ok_zero_size_between.safetensors",
      .valid = 1,
      HDR("{" T("a", "F32", "[1]", 0, 4) ","
              T("empty", "F32", "[2,0]", 4, 4) ","
              T("b", "F32", "[1]", 4, 8) "}"),
      .data_len = 8,
-     .note = "OK: zero-size F32 [2,0] at [4,4] between two tensors (1.5, trap 9)"},
+     .note = "OK: zero-size F32 [2,0] at [4,4] between two tensors (Metadata::validate)"},
     {.file = "ok_zero_size_same_offset.safetensors",
      .valid = 1,
      HDR("{" T("a", "U8", "[2]", 0, 2) ","
@@ -294,24 +314,26 @@ static const struct stcase cases[] = {
              T("e2", "I64", "[3,0]", 2, 2) ","
              T("b", "U8", "[2]", 2, 4) "}"),
      .data_len = 4,
-     .note = "OK: two zero-size tensors e1, e2 both at [2,2] (their order is not defined) (1.5)"},
+     .note = "OK: two zero-size tensors e1, e2 both at [2,2] (their order is not defined) "
+             "(Metadata sorts by data_offsets)"},
     {.file = "ok_zero_size_only.safetensors",
      .valid = 1,
      HDR("{" T("e", "F32", "[0]", 0, 0) "}"),
      .data_len = 0,
-     .note = "OK: the only tensor is empty, data section of 0 bytes; its blob is x'' (trap 9)"},
+     .note = "OK: the only tensor is empty, data section of 0 bytes; its blob is x'' "
+             "(Metadata::validate)"},
     {.file = "ok_shape_zero_u64max.safetensors",
      .valid = 1,
      HDR("{" T("x", "F32", "[0,18446744073709551615]", 0, 0) "}"),
      .data_len = 0,
      .note = "OK: shape [0,18446744073709551615]: product hits 0 first, no overflow; the dim does "
-             "not fit in int64 (1.5, trap 8)"},
+             "not fit in int64 (Metadata::validate: checked_mul from 1)"},
     {.file = "ok_shape_2p53_plus_1.safetensors",
      .valid = 1,
      HDR("{" T("x", "U8", "[9007199254740993,0]", 0, 0) "}"),
      .data_len = 0,
-     .note =
-         "OK: dim 9007199254740993 = 2^53+1 must be kept exactly (a double gives ...992) (trap 8)"},
+     .note = "OK: dim 9007199254740993 = 2^53+1 must be kept exactly (a double gives ...992) "
+             "(serde_json reads a u64 exactly)"},
     {.file = "ok_4d.safetensors",
      .valid = 1,
      HDR("{" T("conv", "F16", "[2,3,4,5]", 0, 240) "}"),
@@ -321,7 +343,7 @@ static const struct stcase cases[] = {
      .valid = 1,
      HDR("{" T("x", "F32", "[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]", 0, 4) "}"),
      .data_len = 4,
-     .note = "OK: 20-dimensional shape of twenty 1s, no rank limit (1.5)"},
+     .note = "OK: 20-dimensional shape of twenty 1s, no rank limit (TensorInfo.shape: Vec<usize>)"},
     {.file = "ok_large_1mb.safetensors",
      .valid = 1,
      HDR("{" T("head", "F32", "[3]", 0, 12) ","
@@ -341,28 +363,29 @@ static const struct stcase cases[] = {
      .valid = 1,
      HDR("{}"),
      .data_len = 0,
-     .note = "OK: {} with N=2, a 10-byte file, 0 tensors (1.5, trap 18)"},
+     .note = "OK: {} with N=2, a 10-byte file, 0 tensors (read_metadata)"},
     {.file = "ok_metadata_only.safetensors",
      .valid = 1,
      HDR("{\"__metadata__\":{\"format\":\"pt\",\"note\":\"no tensors\"}}"),
      .data_len = 0,
-     .note = "OK: metadata only (format=pt, note=no tensors), 0 tensors (1.5, trap 18)"},
+     .note = "OK: metadata only (format=pt, note=no tensors), 0 tensors (read_metadata)"},
     {.file = "ok_metadata_null.safetensors",
      .valid = 1,
      HDR("{\"__metadata__\":null," X4 "}"),
      .data_len = 4,
-     .note = "OK: __metadata__ null (MLX writes it): no metadata rows (1.5, 1.6)"},
+     .note = "OK: __metadata__ null (MLX writes it): no metadata rows (HashMetadata: Option; "
+             "ml-explore/mlx mlx/io/safetensors.cpp)"},
     {.file = "ok_metadata_empty.safetensors",
      .valid = 1,
      HDR("{\"__metadata__\":{}," X4 "}"),
      .data_len = 4,
-     .note = "OK: __metadata__ {}: no metadata rows (1.5)"},
+     .note = "OK: __metadata__ {}: no metadata rows (HashMetadata: Option<HashMap>)"},
     {.file = "ok_metadata_after_tensors.safetensors",
      .valid = 1,
      HDR("{" X4 ",\"__metadata__\":{\"format\":\"pt\",\"lm_head.weight\":\"x\"}}"),
      .data_len = 4,
      .note = "OK: __metadata__ after the tensors; its key lm_head.weight looks like a tensor name "
-             "(save_model) but is metadata (1.5, 1.6)"},
+             "(save_model) but is metadata (HashMetadata; save_model in bindings/python torch.py)"},
     {.file = "ok_metadata_json_in_string.safetensors",
      .valid = 1,
      HDR("{\"__metadata__\":{\"format\":\"pt\","
@@ -370,9 +393,9 @@ static const struct stcase cases[] = {
          "\"ss_network_args\":\"{\\\"conv_dim\\\": \\\"4\\\"}\","
          "\"shape_like\":\"[1, 2, 3]\"}," X4 "}"),
      .data_len = 4,
-     .note =
-         "OK: metadata values that are JSON text in strings (kohya ss_*), e.g. ss_tag_frequency "
-         "= {\"img\": {\"cat\": 3, \"dog\": 1}} (trap 5)"},
+     .note = "OK: metadata values that are JSON text in strings (kohya ss_*), e.g. "
+             "ss_tag_frequency = {\"img\": {\"cat\": 3, \"dog\": 1}} (README: metadata values are "
+             "strings)"},
     {.file = "ok_metadata_non_ascii.safetensors",
      .valid = 1,
      /* caf\u00e9 -> "na\u00efve"; raw UTF-8 key U+6A21 U+578B -> raw "U+1F600 emoji";
@@ -383,32 +406,32 @@ static const struct stcase cases[] = {
          "\"pair\":\"\\ud83d\\ude00\"}," X4 "}"),
      .data_len = 4,
      .note = "OK: non-ASCII metadata: escaped caf\\u00e9=na\\u00efve, raw UTF-8 key and value, "
-             "escapes \\t \\n \\\" \\\\ \\/, surrogate pair \\ud83d\\ude00 (trap 11)"},
+             "escapes \\t \\n \\\" \\\\ \\/, surrogate pair \\ud83d\\ude00 (serde_json string "
+             "escapes)"},
     {.file = "ok_metadata_value_nul.safetensors",
      .valid = 1,
      HDR("{\"__metadata__\":{\"k\":\"v\\u0000w\",\"k\\u00002\":\"x\"}," X4 "}"),
      .data_len = 4,
      .note = "OK: \\u0000 inside a metadata value (k = 'v' NUL 'w') and key ('k' NUL '2'): serde "
-             "strings hold NUL; length-carrying strings needed (trap 11)"},
+             "strings hold NUL; length-carrying strings needed (serde_json: NUL in a String)"},
     {.file = "ok_metadata_long_value.safetensors",
      .valid = 1,
      .gen = gen_long_metadata,
      .note = "OK: metadata value 'long' of 1,200,000 bytes (abc..z repeated): header > 1 MiB, keys "
-             "and values of unbounded length (trap 12, trap 17)"},
+             "and values of unbounded length (MAX_HEADER_SIZE is 100,000,000)"},
     {.file = "ok_escaped_metadata_key.safetensors",
      .valid = 1,
      HDR("{\"\\u005f_metadata__\":{\"format\":\"pt\"}," X4 "}"),
      .data_len = 4,
      .note = "OK: key \"\\u005f_metadata__\" is __metadata__ after unescaping: format=pt, 1 tensor "
-             "(1.5, trap 5)"},
+             "(serde_json unescapes keys)"},
 
     {.file = "ok_metadata_dup_key.safetensors",
      .valid = 1,
      HDR("{\"__metadata__\":{\"k\":\"1\",\"k\":\"2\"}," X4 "}"),
      .data_len = 4,
-     .note =
-         "OK: metadata key k twice: one entry k=2 (HashMap<String,String>, last wins; reasoned, "
-         "not observed) (check 6)"},
+     .note = "OK: metadata key k twice: one entry k=2 (HashMap<String,String>, last wins; "
+             "reasoned, not observed) (HashMetadata: HashMap<String, String>)"},
 
     /* ---- valid: layout and whitespace ---- */
     {.file = "ok_mlx_key_order.safetensors",
@@ -420,27 +443,27 @@ static const struct stcase cases[] = {
      .data_len = 16,
      .flags = F_UNALIGNED,
      .note = "OK: MLX style: keys sorted, fields sorted, JSON order a,b,c but offset order c,a,b, "
-             "no padding (1.6, trap 4)"},
+             "no padding (ml-explore/mlx mlx/io/safetensors.cpp; Metadata sorts by data_offsets)"},
     {.file = "ok_padded_spaces.safetensors",
      .valid = 1,
      HDR("{" T("a", "F32", "[2]", 0, 8) "," T("b", "I64", "[1]", 8, 16) "}"),
      .data_len = 16,
      .align = 8,
-     .note =
-         "OK: header padded with trailing spaces to a multiple of 8, as the crate's writer does "
-         "(1.2, 1.6)"},
+     .note = "OK: header padded with trailing spaces to a multiple of 8, as the crate's writer "
+             "does (prepare(): pads to 8 with spaces)"},
     {.file = "ok_unaligned.safetensors",
      .valid = 1,
      HDR("{" T("a", "F32", "[2]", 0, 8) "," T("b", "I64", "[1]", 8, 16) "}"),
      .data_len = 16,
      .flags = F_UNALIGNED,
      .note = "OK: header length not a multiple of 8, data section unaligned (pre-0.3.1 writers, "
-             "MLX) (trap 3)"},
+             "MLX) (read_metadata: no alignment check)"},
     {.file = "ok_leading_ws.safetensors",
      .valid = 1,
      HDR(" \t\n\r{" X4 "}"),
      .data_len = 4,
-     .note = "OK: leading whitespace space, tab, LF, CR before the object (1.2, trap 2)"},
+     .note = "OK: leading whitespace space, tab, LF, CR before the object (serde_json skips JSON "
+             "whitespace; commit 96305fc)"},
     {.file = "ok_leading_ws_page_aligned.safetensors",
      .valid = 1,
      HDR("{" X4 "}"),
@@ -448,12 +471,13 @@ static const struct stcase cases[] = {
      .flags = F_LEADING,
      .align = 4096,
      .note = "OK: leading spaces pad the header so the data section starts at byte 4096 (0.8 "
-             "intent) (1.2)"},
+             "intent) (commit 96305fc, PR #686)"},
     {.file = "ok_trailing_ws.safetensors",
      .valid = 1,
      HDR("{" X4 "} \t\n\r"),
      .data_len = 4,
-     .note = "OK: trailing whitespace space, tab, LF, CR after the object (1.2, trap 2)"},
+     .note = "OK: trailing whitespace space, tab, LF, CR after the object (README: trailing "
+             "whitespace; test_whitespace_padded_header)"},
     {.file = "ok_pretty_printed.safetensors",
      .valid = 1,
      HDR("{\n  \"__metadata__\" : {\r\n\t\"format\" : \"pt\"\n  } ,\n  \"x\" : {\n    \"dtype\" : "
@@ -477,7 +501,7 @@ static const struct stcase cases[] = {
      .data_len = 12,
      .note = "OK: unknown fields in tensors are ignored, even nested objects/arrays holding "
              "dtype/shape/data_offsets keys, numbers and strings that look like fields: x F32 [2] "
-             "[0,8], y U8 [4] [8,12] (1.5, trap 7)"},
+             "[0,8], y U8 [4] [8,12] (TensorInfo: serde ignores unknown fields)"},
     {.file = "ok_nested_ignored_100.safetensors",
      .valid = 1,
      .gen = gen_nested_100,
@@ -497,13 +521,13 @@ static const struct stcase cases[] = {
              T("\\u00e9x", "U8", "[1]", 1, 2) ","
              T("q\\\"\\\\\\/\\t", "U8", "[1]", 2, 3) "}"),
      .data_len = 3,
-     .note = "OK: escaped names: \\u0041 = 'A', \\u00e9x = 'e-acute x', "
-             "q\\\"\\\\\\/\\t = 'q\"\\/' + TAB (1.2, check 5)"},
+     .note = "OK: escaped names: \\u0041 = 'A', \\u00e9x = 'e-acute x', q\\\"\\\\\\/\\t = 'q\"\\/' "
+             "+ TAB (serde_json unescapes keys)"},
     {.file = "ok_name_empty.safetensors",
      .valid = 1,
      HDR("{" T("", "U8", "[4]", 0, 4) "}"),
      .data_len = 4,
-     .note = "OK: tensor named '' (1.5)"},
+     .note = "OK: tensor named '' (HashMetadata: any String key)"},
     {.file = "ok_name_emoji.safetensors",
      .valid = 1,
      HDR("{" T("\xf0\x9f\x98\x80", "U8", "[1]", 0, 1) ","
@@ -511,13 +535,13 @@ static const struct stcase cases[] = {
              T("\\ud83d\\ude00x", "U8", "[1]", 2, 3) "}"),
      .data_len = 3,
      .note = "OK: names U+1F600, 'w' U+00E9 U+1F600 (raw UTF-8) and U+1F600 'x' (escaped surrogate "
-             "pair) (1.5, trap 11)"},
+             "pair) (serde_json: surrogate pairs)"},
     {.file = "ok_name_nul.safetensors",
      .valid = 1,
      HDR("{" T("a\\u0000b", "U8", "[4]", 0, 4) "," T("a", "U8", "[4]", 4, 8) "}"),
      .data_len = 8,
      .note = "OK: name 'a' NUL 'b' (\\u0000) next to 'a': two tensors; cutting names at NUL merges "
-             "them and fails (1.5, trap 11)"},
+             "them and fails (serde_json: NUL in a String)"},
     {.file = "ok_name_near_metadata.safetensors",
      .valid = 1,
      HDR("{" T("__metadata", "U8", "[1]", 0, 1) ","
@@ -530,96 +554,103 @@ static const struct stcase cases[] = {
      .valid = 1,
      HDR("{" X4 "," X4 "}"),
      .data_len = 4,
-     .note = "OK: the same tensor entry twice: 1 tensor (HashMap, last wins) (1.5, check 6)"},
+     .note = "OK: the same tensor entry twice: 1 tensor (HashMap, last wins) (HashMetadata: "
+             "HashMap, last wins)"},
     {.file = "ok_dup_last_wins.safetensors",
      .valid = 1,
      HDR("{" T("x", "F32", "[2]", 0, 8) "," T("x", "I32", "[2]", 0, 8) "}"),
      .data_len = 8,
-     .note = "OK: 'x' twice, F32 then I32, same offsets: 1 tensor, dtype I32 (last wins) (check 6)"},
+     .note = "OK: 'x' twice, F32 then I32, same offsets: 1 tensor, dtype I32 (last wins) "
+             "(HashMetadata: HashMap)"},
     {.file = "ok_dup_escaped_identical.safetensors",
      .valid = 1,
      HDR("{" T("A", "U8", "[4]", 0, 4) "," T("\\u0041", "U8", "[4]", 0, 4) "}"),
      .data_len = 4,
-     .note = "OK: 'A' and '\\u0041' are the same key after unescaping: 1 tensor A (1.5)"},
+     .note = "OK: 'A' and '\\u0041' are the same key after unescaping: 1 tensor A (serde_json "
+             "unescapes keys)"},
 
-    /* ---- invalid: header length (1.4 steps 1-4) ---- */
+    /* ---- invalid: header length (read_metadata, before the JSON) ---- */
     {.file = "bad_header_too_small_0b.safetensors",
      .valid = 0,
      HDR(""),
      .flags = F_RAW,
-     .note = "HeaderTooSmall: empty file (check 1)"},
+     .note = "HeaderTooSmall: empty file (read_metadata: len < 8)"},
     {.file = "bad_header_too_small_1b.safetensors",
      .valid = 0,
      HDR("{"),
      .flags = F_RAW,
-     .note = "HeaderTooSmall: 1-byte file (check 1)"},
+     .note = "HeaderTooSmall: 1-byte file (read_metadata: len < 8)"},
     {.file = "bad_header_too_small_7b.safetensors",
      .valid = 0,
      HDR("\x02\0\0\0\0\0\0"),
      .flags = F_RAW,
-     .note = "HeaderTooSmall: 7-byte file, a cut N (check 1)"},
+     .note = "HeaderTooSmall: 7-byte file, a cut N (read_metadata: len < 8)"},
     {.file = "bad_header_too_large_100000001.safetensors",
      .valid = 0,
      HDR("{}"),
      .flags = F_SETN,
      .n = 100000001,
-     .note = "HeaderTooLarge: N = 100,000,001, checked before the file length (check 2)"},
+     .note = "HeaderTooLarge: N = 100,000,001, checked before the file length (read_metadata: n > "
+             "MAX_HEADER_SIZE)"},
     {.file = "bad_header_too_large_u64max.safetensors",
      .valid = 0,
      HDR("{}"),
      .flags = F_SETN,
      .n = UINT64_MAX,
-     .note = "HeaderTooLarge: N = 2^64-1 (8+N overflows) (check 2)"},
+     .note = "HeaderTooLarge: N = 2^64-1 (8+N overflows) (read_metadata: n > MAX_HEADER_SIZE)"},
     {.file = "bad_header_too_large_sign_bit.safetensors",
      .valid = 0,
      HDR("{}"),
      .flags = F_SETN,
      .n = 0x8000000000000002ull,
-     .note = "HeaderTooLarge: N = 2^63+2, negative if read as int64 (check 2)"},
+     .note = "HeaderTooLarge: N = 2^63+2, negative if read as int64 (read_metadata: n > "
+             "MAX_HEADER_SIZE)"},
     {.file = "bad_header_too_large_2p32_plus_2.safetensors",
      .valid = 0,
      HDR("{}"),
      .flags = F_SETN,
      .n = 0x100000002ull,
-     .note = "HeaderTooLarge: N = 2^32+2; read as 32 bits it would be 2 and the file valid (check 2)"},
+     .note = "HeaderTooLarge: N = 2^32+2; read as 32 bits it would be 2 and the file valid "
+             "(read_metadata: n > MAX_HEADER_SIZE)"},
     {.file = "bad_header_too_large_lookalike_gguf.safetensors",
      .valid = 0,
      HDR("GGUF\x03\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"),
      .flags = F_RAW,
-     .note =
-         "HeaderTooLarge: a GGUF v3 file (magic GGUF, version 3, 0 tensors, 0 KVs) (check 2, trap 14)"},
+     .note = "HeaderTooLarge: a GGUF v3 file (magic GGUF, version 3, 0 tensors, 0 KVs) "
+             "(read_metadata: n > MAX_HEADER_SIZE)"},
     {.file = "bad_header_too_large_lookalike_lfs.safetensors",
      .valid = 0,
      HDR("version https://git-lfs.github.com/spec/v1\n"
          "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
          "size 123\n"),
      .flags = F_RAW,
-     .note =
-         "HeaderTooLarge: a git-LFS pointer text ('version ' = 0x206E6F6973726576) (check 2, trap 14)"},
+     .note = "HeaderTooLarge: a git-LFS pointer text ('version ' = 0x206E6F6973726576) "
+             "(read_metadata: n > MAX_HEADER_SIZE)"},
     {.file = "bad_header_too_large_lookalike_html.safetensors",
      .valid = 0,
      HDR("<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>"
          "<body><h1>Not Found</h1></body></html>\n"),
      .flags = F_RAW,
-     .note = "HeaderTooLarge: an HTML error page (check 2, trap 14)"},
+     .note = "HeaderTooLarge: an HTML error page (read_metadata: n > MAX_HEADER_SIZE)"},
     {.file = "bad_header_too_large_lookalike_zip.safetensors",
      .valid = 0,
      HDR("PK\x03\x04\x14\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0archive/data.pkl"),
      .flags = F_RAW,
-     .note = "HeaderTooLarge: a zip local file header (torch .pt/.bin since 1.6) (check 2, trap 14)"},
+     .note = "HeaderTooLarge: a zip local file header (torch .pt/.bin since 1.6) (read_metadata: n "
+             "> MAX_HEADER_SIZE)"},
     {.file = "bad_header_too_large_lookalike_pickle.safetensors",
      .valid = 0,
      HDR("\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19.\x80\x02M\xe9\x03."),
      .flags = F_RAW,
      .note = "HeaderTooLarge: a legacy torch pickle (protocol 2, magic 0x1950a86a20f9469cfc6c) "
-             "(check 2, trap 14)"},
+             "(read_metadata: n > MAX_HEADER_SIZE)"},
     {.file = "bad_invalid_header_length_100000000.safetensors",
      .valid = 0,
      HDR("{}"),
      .flags = F_SETN,
      .n = 100000000,
-     .note =
-         "InvalidHeaderLength: N = 100,000,000 exactly (allowed) but the file is 10 bytes (check 3)"},
+     .note = "InvalidHeaderLength: N = 100,000,000 exactly (allowed) but the file is 10 bytes "
+             "(read_metadata: 8 + n > len)"},
     {.file = "bad_invalid_header_length_plus1.safetensors",
      .valid = 0,
      HDR("{" X4 "}"),
@@ -627,99 +658,107 @@ static const struct stcase cases[] = {
      .flags = F_SETN,
      .n = sizeof("{" X4 "}") - 1 + 5,
      .note = "InvalidHeaderLength: 8+N is the file size + 1 (N counts the data too, plus one) "
-             "(check 3)"},
+             "(read_metadata: 8 + n > len)"},
     {.file = "bad_invalid_header_length_8b.safetensors",
      .valid = 0,
      HDR(""),
      .flags = F_SETN,
      .n = 2,
-     .note = "InvalidHeaderLength: an 8-byte file saying N = 2 (check 3)"},
+     .note = "InvalidHeaderLength: an 8-byte file saying N = 2 (read_metadata: 8 + n > len)"},
 
-    /* ---- invalid: UTF-8 (1.4 step 5) ---- */
+    /* ---- invalid: UTF-8 (read_metadata: str::from_utf8) ---- */
     {.file = "bad_utf8_in_key.safetensors",
      .valid = 0,
      HDR("{" T("x\xff", "U8", "[4]", 0, 4) "}"),
      .data_len = 4,
-     .note = "InvalidHeader: byte 0xFF in a tensor name (check 4)"},
+     .note = "InvalidHeader: byte 0xFF in a tensor name (read_metadata: str::from_utf8)"},
     {.file = "bad_utf8_in_metadata_value.safetensors",
      .valid = 0,
      HDR("{\"__metadata__\":{\"k\":\"\xe2\x82\"}," X4 "}"),
      .data_len = 4,
-     .note = "InvalidHeader: a cut 3-byte sequence E2 82 in a metadata value (check 4)"},
+     .note = "InvalidHeader: a cut 3-byte sequence E2 82 in a metadata value (read_metadata: "
+             "str::from_utf8)"},
     {.file = "bad_utf8_overlong.safetensors",
      .valid = 0,
      HDR("{" T("\xc0\xaf", "U8", "[4]", 0, 4) "}"),
      .data_len = 4,
-     .note = "InvalidHeader: overlong encoding C0 AF of '/' in a name (check 4)"},
+     .note = "InvalidHeader: overlong encoding C0 AF of '/' in a name (read_metadata: "
+             "str::from_utf8)"},
     {.file = "bad_utf8_surrogate_bytes.safetensors",
      .valid = 0,
      HDR("{" T("\xed\xa0\x80", "U8", "[4]", 0, 4) "}"),
      .data_len = 4,
-     .note = "InvalidHeader: ED A0 80, a UTF-16 surrogate encoded in UTF-8 (CESU-8) (check 4)"},
+     .note = "InvalidHeader: ED A0 80, a UTF-16 surrogate encoded in UTF-8 (CESU-8) "
+             "(read_metadata: str::from_utf8)"},
     {.file = "bad_utf8_above_10ffff.safetensors",
      .valid = 0,
      HDR("{" T("\xf4\x90\x80\x80", "U8", "[4]", 0, 4) "}"),
      .data_len = 4,
-     .note = "InvalidHeader: F4 90 80 80 encodes U+110000, above U+10FFFF (check 4)"},
+     .note = "InvalidHeader: F4 90 80 80 encodes U+110000, above U+10FFFF (read_metadata: "
+             "str::from_utf8)"},
     {.file = "bad_utf8_in_padding.safetensors",
      .valid = 0,
      HDR("{" X4 "}  \xff"),
      .data_len = 4,
      .note = "InvalidHeader: byte 0xFF after the object: the whole N bytes are checked before the "
-             "JSON (check 4)"},
+             "JSON (read_metadata: str::from_utf8)"},
 
-    /* ---- invalid: JSON syntax (1.4 step 6) ---- */
+    /* ---- invalid: JSON syntax (serde_json::from_str into HashMetadata) ---- */
     {.file = "bad_json_empty_n0.safetensors",
      .valid = 0,
      HDR(""),
      .note = "InvalidHeaderDeserialization: N = 0, empty header, an 8-byte file (EOF while "
-             "parsing) (1.4)"},
+             "parsing) (serde_json::from_str)"},
     {.file = "bad_json_lone_high_surrogate.safetensors",
      .valid = 0,
      HDR("{" T("\\ud800", "U8", "[4]", 0, 4) "}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: lone surrogate escape \\ud800 in a name (trap 11)"},
+     .note = "InvalidHeaderDeserialization: lone surrogate escape \\ud800 in a name (serde_json: "
+             "lone surrogate)"},
     {.file = "bad_json_lone_low_surrogate.safetensors",
      .valid = 0,
      HDR("{\"__metadata__\":{\"k\":\"\\udc00\"}," X4 "}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: lone low surrogate \\udc00 in a metadata value (trap 11)"},
+     .note = "InvalidHeaderDeserialization: lone low surrogate \\udc00 in a metadata value "
+             "(serde_json: lone surrogate)"},
     {.file = "bad_json_high_surrogate_then_char.safetensors",
      .valid = 0,
      HDR("{" T("\\ud800\\u0041", "U8", "[4]", 0, 4) "}"),
      .data_len = 4,
-     .note =
-         "InvalidHeaderDeserialization: \\ud800 followed by \\u0041, not a low surrogate (trap 11)"},
+     .note = "InvalidHeaderDeserialization: \\ud800 followed by \\u0041, not a low surrogate "
+             "(serde_json: lone surrogate)"},
     {.file = "bad_json_trailing_comma_object.safetensors",
      .valid = 0,
      HDR("{" X4 ",}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: trailing comma in the object (1.2)"},
+     .note = "InvalidHeaderDeserialization: trailing comma in the object "
+             "(serde_json: strict JSON)"},
     {.file = "bad_json_trailing_comma_array.safetensors",
      .valid = 0,
      HDR("{" T("x", "U8", "[4,]", 0, 4) "}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: trailing comma in shape [4,] (1.2)"},
+     .note = "InvalidHeaderDeserialization: trailing comma in shape [4,] "
+             "(serde_json: strict JSON)"},
     {.file = "bad_json_comment_block.safetensors",
      .valid = 0,
      HDR("{/* c */" X4 "}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: /* comment */ (1.2)"},
+     .note = "InvalidHeaderDeserialization: /* comment */ (serde_json: strict JSON)"},
     {.file = "bad_json_comment_line.safetensors",
      .valid = 0,
      HDR("{// c\n" X4 "}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: // comment (1.2)"},
+     .note = "InvalidHeaderDeserialization: // comment (serde_json: strict JSON)"},
     {.file = "bad_json_single_quotes.safetensors",
      .valid = 0,
      HDR("{'x':{'dtype':'U8','shape':[4],'data_offsets':[0,4]}}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: single-quoted strings (1.2)"},
+     .note = "InvalidHeaderDeserialization: single-quoted strings (serde_json: strict JSON)"},
     {.file = "bad_json_unquoted_key.safetensors",
      .valid = 0,
      HDR("{x:{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]}}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: a key that is not a string (1.4)"},
+     .note = "InvalidHeaderDeserialization: a key that is not a string (serde_json: strict JSON)"},
     {.file = "bad_json_unterminated_object.safetensors",
      .valid = 0,
      HDR("{" X4),
@@ -732,46 +771,49 @@ static const struct stcase cases[] = {
     {.file = "bad_json_root_array.safetensors",
      .valid = 0,
      HDR("[]"),
-     .note = "InvalidHeaderDeserialization: root is an array (1.4)"},
+     .note = "InvalidHeaderDeserialization: root is an array (HashMetadata is a map)"},
     {.file = "bad_json_root_string.safetensors",
      .valid = 0,
      HDR("\"{}\""),
-     .note = "InvalidHeaderDeserialization: root is a string (1.4)"},
+     .note = "InvalidHeaderDeserialization: root is a string (HashMetadata is a map)"},
     {.file = "bad_json_root_number.safetensors",
      .valid = 0,
      HDR("12"),
-     .note = "InvalidHeaderDeserialization: root is a number (1.4)"},
+     .note = "InvalidHeaderDeserialization: root is a number (HashMetadata is a map)"},
     {.file = "bad_json_root_null.safetensors",
      .valid = 0,
      HDR("null"),
-     .note = "InvalidHeaderDeserialization: root is null (1.4)"},
+     .note = "InvalidHeaderDeserialization: root is null (HashMetadata is a map)"},
     {.file = "bad_json_trailing_chars.safetensors",
      .valid = 0,
      HDR("{" X4 "}x"),
      .data_len = 4,
      .note = "InvalidHeaderDeserialization: non-whitespace 'x' after the object (trailing "
-             "characters) (check 5)"},
+             "characters) (serde_json::from_str: trailing characters)"},
     {.file = "bad_json_two_objects.safetensors",
      .valid = 0,
      HDR("{" X4 "}{}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: a second object after the first (check 5)"},
+     .note = "InvalidHeaderDeserialization: a second object after the first (serde_json::from_str: "
+             "trailing characters)"},
     {.file = "bad_json_nul_padding.safetensors",
      .valid = 0,
      HDR("{" X4 "}\0\0\0"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: NUL padding after the object (1.2, trap 2)"},
+     .note = "InvalidHeaderDeserialization: NUL padding after the object (serde_json: JSON "
+             "whitespace only)"},
     {.file = "bad_json_formfeed_before.safetensors",
      .valid = 0,
      HDR("\f{" X4 "}"),
      .data_len = 4,
      .note = "InvalidHeaderDeserialization: form feed before the object is not JSON whitespace "
-             "(1.2, trap 2)"},
+             "(serde_json: JSON whitespace only)"},
     {.file = "bad_json_bom_before.safetensors",
      .valid = 0,
      HDR("\xef\xbb\xbf{" X4 "}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: UTF-8 BOM before the object (1.2, trap 2)"},
+     .note = "InvalidHeaderDeserialization: UTF-8 BOM before the object (serde_json: JSON "
+             "whitespace only)"},
     {.file = "bad_json_nbsp_after.safetensors",
      .valid = 0,
      HDR("{" X4 "}\xc2\xa0"),
@@ -822,29 +864,31 @@ static const struct stcase cases[] = {
      .valid = 0,
      HDR("{},\"__metadata__\":{\"format\":\"pt\"}}"),
      .note = "InvalidHeaderDeserialization: the broken safetensors 0.4.2/0.4.3 form "
-             "{},\"__metadata__\":{...}} (trailing characters) (1.6, trap 15)"},
+             "{},\"__metadata__\":{...}} (trailing characters) (issues #466, #601)"},
 
-    /* ---- invalid: tensor fields (1.4 step 6) ---- */
+    /* ---- invalid: tensor fields (serde_json::from_str into HashMetadata) ---- */
     {.file = "bad_missing_dtype.safetensors",
      .valid = 0,
      HDR("{\"x\":{\"shape\":[4],\"data_offsets\":[0,4]}}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: missing field dtype (check 6)"},
+     .note = "InvalidHeaderDeserialization: missing field dtype (TensorInfo: required field)"},
     {.file = "bad_missing_dtype_uppercase_key.safetensors",
      .valid = 0,
      HDR("{\"x\":{\"DTYPE\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]}}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: DTYPE is not dtype: missing field dtype (1.5)"},
+     .note = "InvalidHeaderDeserialization: DTYPE is not dtype: missing field dtype (TensorInfo: "
+             "field names are case-sensitive)"},
     {.file = "bad_missing_shape.safetensors",
      .valid = 0,
      HDR("{\"x\":{\"dtype\":\"U8\",\"data_offsets\":[0,4]}}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: missing field shape (check 6)"},
+     .note = "InvalidHeaderDeserialization: missing field shape (TensorInfo: required field)"},
     {.file = "bad_missing_data_offsets.safetensors",
      .valid = 0,
      HDR("{\"x\":{\"dtype\":\"U8\",\"shape\":[4]}}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: missing field data_offsets (check 6)"},
+     .note = "InvalidHeaderDeserialization: missing field data_offsets "
+             "(TensorInfo: required field)"},
     {.file = "bad_tensor_not_object.safetensors",
      .valid = 0,
      HDR("{\"x\":4}"),
@@ -857,19 +901,19 @@ static const struct stcase cases[] = {
      .valid = 0,
      HDR("{" T("x", "f32", "[1]", 0, 4) "}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: unknown dtype 'f32' (case-sensitive) (1.3)"},
+     .note = "InvalidHeaderDeserialization: unknown dtype 'f32' (case-sensitive) (enum Dtype)"},
     {.file = "bad_dtype_e8m0.safetensors",
      .valid = 0,
      HDR("{" T("x", "E8M0", "[4]", 0, 4) "}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: unknown dtype 'E8M0' (huggingface.js spelling) (1.3, "
-             "trap 7)"},
+     .note = "InvalidHeaderDeserialization: unknown dtype 'E8M0' (huggingface.js spelling) (enum "
+             "Dtype)"},
     {.file = "bad_dtype_torch_name.safetensors",
      .valid = 0,
      HDR("{" T("x", "F8_E4M3FN", "[4]", 0, 4) "}"),
      .data_len = 4,
      .note = "InvalidHeaderDeserialization: unknown dtype 'F8_E4M3FN' (torch's name for F8_E4M3) "
-             "(1.3)"},
+             "(enum Dtype)"},
     {.file = "bad_dtype_not_string.safetensors",
      .valid = 0,
      HDR("{\"x\":{\"dtype\":4,\"shape\":[4],\"data_offsets\":[0,4]}}"),
@@ -879,7 +923,7 @@ static const struct stcase cases[] = {
      .valid = 0,
      HDR("{" T("x", "U8", "null", 0, 1) "}"),
      .data_len = 1,
-     .note = "InvalidHeaderDeserialization: shape null (trap 19)"},
+     .note = "InvalidHeaderDeserialization: shape null (TensorInfo.shape: Vec<usize>)"},
     {.file = "bad_shape_not_array.safetensors",
      .valid = 0,
      HDR("{" T("x", "U8", "4", 0, 4) "}"),
@@ -889,109 +933,118 @@ static const struct stcase cases[] = {
      .valid = 0,
      HDR("{" T("x", "U8", "[1.0]", 0, 1) "}"),
      .data_len = 1,
-     .note = "InvalidHeaderDeserialization: shape [1.0] (trap 19)"},
+     .note = "InvalidHeaderDeserialization: shape [1.0] (TensorInfo.shape: Vec<usize>)"},
     {.file = "bad_shape_negative.safetensors",
      .valid = 0,
      HDR("{" T("x", "U8", "[-1]", 0, 1) "}"),
      .data_len = 1,
-     .note = "InvalidHeaderDeserialization: shape [-1] (trap 19)"},
+     .note = "InvalidHeaderDeserialization: shape [-1] (TensorInfo.shape: Vec<usize>)"},
     {.file = "bad_shape_string.safetensors",
      .valid = 0,
      HDR("{" T("x", "U8", "[\"1\"]", 0, 1) "}"),
      .data_len = 1,
-     .note = "InvalidHeaderDeserialization: shape [\"1\"] (trap 19)"},
+     .note = "InvalidHeaderDeserialization: shape [\"1\"] (TensorInfo.shape: Vec<usize>)"},
     {.file = "bad_shape_exponent_4e0.safetensors",
      .valid = 0,
      HDR("{" T("x", "U8", "[4e0]", 0, 4) "}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: shape [4e0] (a float in JSON terms) (trap 19)"},
+     .note = "InvalidHeaderDeserialization: shape [4e0] (a float in JSON terms) (TensorInfo.shape: "
+             "Vec<usize>)"},
     {.file = "bad_shape_leading_zero.safetensors",
      .valid = 0,
      HDR("{" T("x", "U8", "[01]", 0, 1) "}"),
      .data_len = 1,
-     .note = "InvalidHeaderDeserialization: shape [01], leading zero (trap 19)"},
+     .note = "InvalidHeaderDeserialization: shape [01], leading zero (serde_json: strict JSON)"},
     {.file = "bad_shape_exponent_1e3.safetensors",
      .valid = 0,
      HDR("{" T("x", "U8", "[1e3]", 0, 1000) "}"),
      .data_len = 1000,
-     .note = "InvalidHeaderDeserialization: shape [1e3] with 1000 bytes (trap 19)"},
+     .note = "InvalidHeaderDeserialization: shape [1e3] with 1000 bytes (TensorInfo.shape: "
+             "Vec<usize>)"},
     {.file = "bad_shape_negative_zero.safetensors",
      .valid = 0,
      HDR("{" T("x", "F32", "[-0]", 0, 0) "}"),
-     .note = "InvalidHeaderDeserialization: shape [-0] (serde_json reads -0 as a float) (trap 19)"},
+     .note = "InvalidHeaderDeserialization: shape [-0] (serde_json reads -0 as a float) "
+             "(TensorInfo.shape: Vec<usize>)"},
     {.file = "bad_shape_above_u64.safetensors",
      .valid = 0,
      HDR("{" T("x", "U8", "[0,18446744073709551616]", 0, 0) "}"),
      .note = "InvalidHeaderDeserialization: dim 18446744073709551616 = 2^64 (wrapped to 0 it would "
-             "be valid) (1.5)"},
+             "be valid) (TensorInfo.shape: Vec<usize>)"},
     {.file = "bad_offsets_above_u64.safetensors",
      .valid = 0,
      HDR("{" T("x", "U8", "[0]", 0, 18446744073709551616) "}"),
      .note = "InvalidHeaderDeserialization: data_offsets end 2^64 (wrapped to 0 it would be valid) "
-             "(1.5)"},
+             "(TensorInfo.data_offsets: (usize, usize))"},
     {.file = "bad_offsets_float.safetensors",
      .valid = 0,
      HDR("{" T("x", "U8", "[4]", 0, 4.0) "}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: data_offsets [0,4.0] (trap 19)"},
+     .note = "InvalidHeaderDeserialization: data_offsets [0,4.0] (TensorInfo.data_offsets: (usize, "
+             "usize))"},
     {.file = "bad_offsets_len1.safetensors",
      .valid = 0,
      HDR("{\"x\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[0]}}"),
-     .note = "InvalidHeaderDeserialization: data_offsets of length 1 (check 6)"},
+     .note = "InvalidHeaderDeserialization: data_offsets of length 1 (TensorInfo.data_offsets: "
+             "(usize, usize))"},
     {.file = "bad_offsets_len3.safetensors",
      .valid = 0,
      HDR("{\"x\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4,4]}}"),
      .data_len = 4,
      .note = "InvalidHeaderDeserialization: data_offsets of length 3 (invalid length 3, expected 2 "
-             "elements) (1.4, check 6)"},
+             "elements) (TensorInfo.data_offsets: (usize, usize))"},
     {.file = "bad_duplicate_field_dtype.safetensors",
      .valid = 0,
      HDR("{\"x\":{\"dtype\":\"U8\",\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]}}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: duplicate field dtype, even with the same value (1.5, "
-             "check 6)"},
+     .note = "InvalidHeaderDeserialization: duplicate field dtype, even with the same value (serde "
+             "derive: duplicate field)"},
     {.file = "bad_duplicate_field_escaped.safetensors",
      .valid = 0,
      HDR("{\"x\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4],"
          "\"data\\u005foffsets\":[0,4]}}"),
      .data_len = 4,
-     .note =
-         "InvalidHeaderDeserialization: duplicate field data_offsets, spelled data\\u005foffsets "
-         "the second time (keys compare unescaped) (check 5)"},
+     .note = "InvalidHeaderDeserialization: duplicate field data_offsets, spelled "
+             "data\\u005foffsets the second time (keys compare unescaped) (serde_json unescapes "
+             "keys)"},
 
-    /* ---- invalid: __metadata__ (1.4 step 6) ---- */
+    /* ---- invalid: __metadata__ (serde_json::from_str into HashMetadata) ---- */
     {.file = "bad_duplicate_metadata.safetensors",
      .valid = 0,
      HDR("{\"__metadata__\":{\"a\":\"1\"}," X4 ",\"__metadata__\":{\"b\":\"2\"}}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: duplicate field __metadata__ (1.5, check 6)"},
+     .note = "InvalidHeaderDeserialization: duplicate field __metadata__ (serde derive: duplicate "
+             "field)"},
     {.file = "bad_duplicate_metadata_escaped.safetensors",
      .valid = 0,
      HDR("{\"__metadata__\":{},\"\\u005f_metadata__\":{}," X4 "}"),
      .data_len = 4,
-     .note =
-         "InvalidHeaderDeserialization: __metadata__ and \\u005f_metadata__, the same key after "
-         "unescaping (trap 5)"},
+     .note = "InvalidHeaderDeserialization: __metadata__ and \\u005f_metadata__, the same key "
+             "after unescaping (serde_json unescapes keys)"},
     {.file = "bad_metadata_value_int.safetensors",
      .valid = 0,
      HDR("{\"__metadata__\":{\"format\":\"pt\",\"epoch\":3}," X4 "}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: metadata value 3, not a string (issue #278) (1.5)"},
+     .note = "InvalidHeaderDeserialization: metadata value 3, not a string (issue #278) "
+             "(HashMetadata: HashMap<String, String>)"},
     {.file = "bad_metadata_value_null.safetensors",
      .valid = 0,
      HDR("{\"__metadata__\":{\"k\":null}," X4 "}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: metadata value null (1.5)"},
+     .note = "InvalidHeaderDeserialization: metadata value null (HashMetadata: HashMap<String, "
+             "String>)"},
     {.file = "bad_metadata_value_object.safetensors",
      .valid = 0,
      HDR("{\"__metadata__\":{\"k\":{\"a\":\"b\"}}," X4 "}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: metadata value {\"a\":\"b\"} (1.5)"},
+     .note = "InvalidHeaderDeserialization: metadata value {\"a\":\"b\"} (HashMetadata: "
+             "HashMap<String, String>)"},
     {.file = "bad_metadata_value_array.safetensors",
      .valid = 0,
      HDR("{\"__metadata__\":{\"k\":[\"a\"]}," X4 "}"),
      .data_len = 4,
-     .note = "InvalidHeaderDeserialization: metadata value [\"a\"] (1.4)"},
+     .note = "InvalidHeaderDeserialization: metadata value [\"a\"] (HashMetadata: HashMap<String, "
+             "String>)"},
     {.file = "bad_metadata_value_bool.safetensors",
      .valid = 0,
      HDR("{\"__metadata__\":{\"k\":true}," X4 "}"),
@@ -1008,44 +1061,45 @@ static const struct stcase cases[] = {
      .data_len = 4,
      .note = "InvalidHeaderDeserialization: __metadata__ is an array"},
 
-    /* ---- invalid: validation (1.4 step 7) ---- */
+    /* ---- invalid: validation (Metadata::validate) ---- */
     {.file = "bad_invalid_offset_hole.safetensors",
      .valid = 0,
      HDR("{" T("a", "U8", "[4]", 0, 4) "," T("b", "U8", "[4]", 8, 12) "}"),
      .data_len = 12,
      .note = "InvalidOffset: b at [8,12] leaves a hole after a [0,4] (invalid offset for tensor b) "
-             "(check 7)"},
+             "(Metadata::validate)"},
     {.file = "bad_invalid_offset_overlap.safetensors",
      .valid = 0,
      HDR("{" T("a", "F32", "[2]", 0, 8) "," T("b", "F32", "[2]", 4, 12) "}"),
      .data_len = 12,
-     .note = "InvalidOffset: b [4,12] overlaps a [0,8] (tensor b) (check 7)"},
+     .note = "InvalidOffset: b [4,12] overlaps a [0,8] (tensor b) (Metadata::validate)"},
     {.file = "bad_invalid_offset_not_zero.safetensors",
      .valid = 0,
      HDR("{" T("a", "U8", "[4]", 4, 8) "}"),
      .data_len = 8,
-     .note = "InvalidOffset: the first tensor starts at 4, not 0 (tensor a) (check 7)"},
+     .note = "InvalidOffset: the first tensor starts at 4, not 0 (tensor a) (Metadata::validate)"},
     {.file = "bad_invalid_offset_end_before_begin.safetensors",
      .valid = 0,
      HDR("{" T("a", "U8", "[4]", 0, 4) "," T("b", "U8", "[2]", 4, 2) "}"),
      .data_len = 4,
-     .note = "InvalidOffset: b [4,2], end < begin (tensor b) (check 7)"},
+     .note = "InvalidOffset: b [4,2], end < begin (tensor b) (Metadata::validate)"},
     {.file = "bad_invalid_offset_zero_size_past_end.safetensors",
      .valid = 0,
      HDR("{" T("a", "U8", "[4]", 0, 4) "," T("e", "U8", "[0]", 8, 8) "}"),
      .data_len = 4,
-     .note = "InvalidOffset: empty tensor e at [8,8] when the data ends at 4 (tensor e) (1.5)"},
+     .note = "InvalidOffset: empty tensor e at [8,8] when the data ends at 4 (tensor e) "
+             "(Metadata::validate)"},
     {.file = "bad_invalid_offset_dup_name.safetensors",
      .valid = 0,
      HDR("{" T("a", "U8", "[4]", 0, 4) "," T("a", "U8", "[4]", 4, 8) "}"),
      .data_len = 8,
      .note = "InvalidOffset: 'a' twice at [0,4] then [4,8]; last wins, leaving a hole at 0 (tensor "
-             "a) (1.5, issue #401)"},
+             "a) (HashMetadata: HashMap; issue #401)"},
     {.file = "bad_validation_overflow_shape.safetensors",
      .valid = 0,
      HDR("{" T("x", "U8", "[18446744073709551615,2,0]", 0, 0) "}"),
      .note = "ValidationOverflow: shape [2^64-1,2,0] overflows before reaching 0 (left to right) "
-             "(1.5, trap 8)"},
+             "(Metadata::validate: checked_mul from 1)"},
     {.file = "bad_validation_overflow_product.safetensors",
      .valid = 0,
      HDR("{" T("x", "U8", "[4294967296,4294967296]", 0, 0) "}"),
@@ -1054,38 +1108,41 @@ static const struct stcase cases[] = {
      .valid = 0,
      HDR("{" T("x", "U8", "[2305843009213693952]", 0, 0) "}"),
      .note = "ValidationOverflow: U8 [2^61]: 2^61 bytes fit in u64 but 2^61 * 8 bits do not (the "
-             "crate counts bits) (trap 8)"},
+             "crate counts bits) (Metadata::validate: checked_mul by the bit size)"},
     {.file = "bad_validation_overflow_bits_f32.safetensors",
      .valid = 0,
      HDR("{" T("x", "F32", "[4611686018427387904]", 0, 0) "}"),
-     .note = "ValidationOverflow: F32 [2^62]: elements * 32 bits overflow (trap 8)"},
+     .note = "ValidationOverflow: F32 [2^62]: elements * 32 bits overflow (Metadata::validate: "
+             "checked_mul by the bit size)"},
     {.file = "bad_misaligned_f4_3.safetensors",
      .valid = 0,
      HDR("{" T("x", "F4", "[3]", 0, 2) "}"),
      .data_len = 2,
-     .note = "MisalignedSlice: F4 [3] = 12 bits, not a whole number of bytes (1.3, trap 10)"},
+     .note = "MisalignedSlice: F4 [3] = 12 bits, not a whole number of bytes (Metadata::validate: "
+             "nbits % 8)"},
     {.file = "bad_misaligned_f6_e3m2_2.safetensors",
      .valid = 0,
      HDR("{" T("x", "F6_E3M2", "[2]", 0, 2) "}"),
      .data_len = 2,
-     .note = "MisalignedSlice: F6_E3M2 [2] = 12 bits (1.3, trap 10)"},
+     .note = "MisalignedSlice: F6_E3M2 [2] = 12 bits (Metadata::validate: nbits % 8)"},
     {.file = "bad_tensor_invalid_info_size.safetensors",
      .valid = 0,
      HDR("{" T("x", "F32", "[2]", 0, 4) "}"),
      .data_len = 4,
-     .note = "TensorInvalidInfo: F32 [2] needs 8 bytes, data_offsets give 4 (check 7)"},
+     .note = "TensorInvalidInfo: F32 [2] needs 8 bytes, data_offsets give 4 (Metadata::validate)"},
     {.file = "bad_tensor_invalid_info_end_u64max.safetensors",
      .valid = 0,
      HDR("{" T("x", "U8", "[4]", 0, 18446744073709551615) "}"),
      .data_len = 4,
-     .note = "TensorInvalidInfo: U8 [4] with data_offsets [0,2^64-1] (check 7)"},
+     .note = "TensorInvalidInfo: U8 [4] with data_offsets [0,2^64-1] (Metadata::validate)"},
 
-    /* ---- invalid: coverage (1.4 step 8) ---- */
+    /* ---- invalid: coverage (read_metadata: the file length) ---- */
     {.file = "bad_incomplete_polyglot.safetensors",
      .valid = 0,
      HDR("{" X4 "}"),
      .data_len = 20,
-     .note = "MetadataIncompleteBuffer: 16 bytes after the last tensor (polyglot) (check 8, trap 13)"},
+     .note = "MetadataIncompleteBuffer: 16 bytes after the last tensor (polyglot) (read_metadata: "
+             "8 + n + data end != len)"},
     {.file = "bad_incomplete_empty_trailing.safetensors",
      .valid = 0,
      HDR("{}"),
@@ -1096,7 +1153,8 @@ static const struct stcase cases[] = {
      .valid = 0,
      HDR("{" T("x", "F32", "[4]", 0, 16) "}"),
      .data_len = 10,
-     .note = "MetadataIncompleteBuffer: the last tensor is cut short, 10 of 16 bytes (check 8, trap 13)"},
+     .note = "MetadataIncompleteBuffer: the last tensor is cut short, 10 of 16 bytes "
+             "(read_metadata: 8 + n + data end != len)"},
     {.file = "bad_incomplete_header_only.safetensors",
      .valid = 0,
      HDR("{" T("x", "F32", "[4]", 0, 16) "}"),

@@ -1,6 +1,10 @@
 /*
-** url_test.c: unit tests of ext/io/url.c (remote paths), against URLs
-** worked out by hand from the Hub's rules (shared/reference/remote.md §2).
+** url_test.c: unit tests of ext/remote/url.c (remote paths), against URLs
+** worked out by hand from the Hub's rules as its own client applies them
+** (hf_hub_url in src/huggingface_hub/file_download.py and
+** HUGGINGFACE_CO_URL_TEMPLATE in constants.py of huggingface/huggingface_hub,
+** commit ee0a4510: ENDPOINT/{datasets/|spaces/}REPO/resolve/REV/PATH, the
+** revision percent-encoded whole, the path with its '/' kept).
 ** Prints "url_test: N passed, M failed"; exit status 1 on a failure.
 */
 #include <stdio.h>
