@@ -255,6 +255,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	sh tests/logged.sh $(LOGS)/python.log /usr/bin/python3 tests/python_test.py $(MODULE)
 	/usr/bin/python3 tests/hash_test.py $(MODULE)
 	/usr/bin/python3 tests/model_config_test.py $(MODULE)
+	/usr/bin/python3 tests/catalog_test.py $(MODULE)
 	/usr/bin/python3 tests/remote_test.py $(MODULE)
 	@echo "== the remote tests under AddressSanitizer + UBSan, and under valgrind (the Python interpreter's own"
 	@echo "   leaks are not ours: only definite leaks count)"

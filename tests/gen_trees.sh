@@ -13,7 +13,8 @@
 #                  safetensors), link.safetensors -> a.safetensors,
 #                  readme.txt, empty.safetensors (0 bytes), lfs.safetensors
 #                  (a git-LFS pointer), dangling.safetensors -> nowhere,
-#                  fifo.safetensors (a FIFO), sub/ (not entered)
+#                  fifo.safetensors (a FIFO), loop.safetensors -> itself,
+#                  sub/ (not entered)
 #   nested/        a.safetensors, x/b.gguf, x/y/c.safetensors,
 #                  x/y/z/readme.txt, x/y/z/d.safetensors
 #   loop/          m.safetensors, self -> ., sub/n.gguf, sub/back -> ..
@@ -100,6 +101,7 @@ size 12345
 '
 ln -s does-not-exist.safetensors flat/dangling.safetensors
 mkfifo flat/fifo.safetensors
+ln -s loop.safetensors flat/loop.safetensors
 cp "$ST/ok_dtype_F32.safetensors" flat/sub/inner.safetensors
 
 # ---- nested: for DIR/** ----
