@@ -13,7 +13,7 @@
 **
 **   SELECT model, tensors, params, error FROM weights_models('build/demo')
 **   WHERE model GLOB '*.gguf';
-**   build/demo/tiny-llama-truncated.gguf  0   0       tensor #0 'token_embd.weight' at
+**   build/demo/tiny-llama-truncated.gguf  NULL NULL   tensor #0 'token_embd.weight' at
 **                                                     byte 5447: data [6624, 24304) runs past
 **                                                     the end of the file (6724 bytes)
 **   build/demo/tiny-llama.gguf            21  107328
@@ -241,14 +241,17 @@ static int wm_column(wt_cursor *c, sqlite3_context *ctx, int col) {
   case WM_FILES_PRESENT:
     wt_result_u64(ctx, f->files_present);
     break;
-  case WM_TENSORS:
-    wt_result_u64(ctx, f->tensors);
+  case WM_TENSORS: /* unknown (NULL), not 0, for a model that cannot be read */
+    if (!f->fatal)
+      wt_result_u64(ctx, f->tensors);
     break;
   case WM_PARAMS:
-    wt_result_u64(ctx, f->params);
+    if (!f->fatal)
+      wt_result_u64(ctx, f->params);
     break;
   case WM_NBYTES:
-    wt_result_u64(ctx, f->nbytes);
+    if (!f->fatal)
+      wt_result_u64(ctx, f->nbytes);
     break;
   case WM_ERROR:
     if (f->error[0] != 0 && f->where != NULL && strcmp(f->where, c->file) != 0)
