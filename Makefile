@@ -170,7 +170,7 @@ $(BUILD)/arch/.stamp: tests/gen_arch_gguf.py tests/gen_pairs.py
 	/usr/bin/python3 tests/gen_pairs.py $(BUILD)/arch/pairs
 	touch $@
 
-$(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf tests/gen_trees.sh tests/gen_hf_cache.py tests/gen_values.py
+$(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf tests/gen_trees.sh tests/gen_hf_cache.py tests/gen_values.py tests/gen_catalog.py
 	rm -rf $(BUILD)/testdata
 	mkdir -p $(BUILD)/testdata/safetensors $(BUILD)/testdata/gguf
 	$(BUILD)/gen_safetensors $(BUILD)/testdata/safetensors
@@ -178,6 +178,7 @@ $(BUILD)/testdata/.stamp: $(BUILD)/gen_safetensors $(BUILD)/gen_gguf tests/gen_t
 	/usr/bin/python3 tests/gen_values.py $(BUILD)/testdata/values
 	sh tests/gen_trees.sh $(BUILD)/testdata/trees
 	/usr/bin/python3 tests/gen_hf_cache.py $(BUILD)/testdata/hf
+	/usr/bin/python3 tests/gen_catalog.py $(BUILD)/testdata/catalog
 	touch $@
 
 deps:
