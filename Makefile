@@ -123,7 +123,7 @@ $(BUILD)/hf_cache_test: tests/hf_cache_test.c $(HF_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/hf_cache_test.c $(HF_TEST_OBJ) -lcrypto
 
 # Unit tests of the report writer (ext/report/), linked without SQLite.
-REPORT_TEST_OBJ := $(REPORT_SRC:ext/%.c=$(BUILD)/obj/%.o)
+REPORT_TEST_OBJ := $(REPORT_SRC:ext/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/base/utf8.o
 $(BUILD)/report_test: tests/report_test.c $(REPORT_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/report_test.c $(REPORT_TEST_OBJ) -lm
 

@@ -10,8 +10,9 @@ standard sqlite3 module (Debian's /usr/bin/python3).
   blocked after every query.
 - GGUF tensor names and metadata keys that are not UTF-8 come back as
   BLOBs holding their bytes (Python would fail the whole query on TEXT
-  that is not UTF-8); valid ones as TEXT.  A safetensors header that is
-  not UTF-8 is refused (JSON must be UTF-8).
+  that is not UTF-8); valid ones as TEXT; weights_report() writes them
+  with U+FFFD.  A safetensors header that is not UTF-8 is refused (JSON
+  must be UTF-8).
 
 Files are written here (a temporary folder), not taken from ../shared.
 Exit status: 0 when every check passed, 1 otherwise.
@@ -147,6 +148,12 @@ def utf8_checks(tmp):
     except sqlite3.Error as e:
         ok("invalid UTF-8 in header" in str(e), "a safetensors header that is not UTF-8 is "
            "refused", str(e))
+    try:  # the report's HTML shows such a name with U+FFFD: always UTF-8
+        html = db.execute("SELECT weights_report(?)", (g,)).fetchone()[0]
+        ok("blk.\ufffd\ufffd.weight" in html.replace("&#xFFFD;", "\ufffd"),
+           "weights_report() writes a non-UTF-8 name with U+FFFD")
+    except sqlite3.Error as e:
+        ok(False, "weights_report() of a non-UTF-8 name", str(e))
     rows = db.execute("SELECT name, typeof(name) FROM tensors(?)", (good,)).fetchall()
     ok(rows == [("blk.é", "text")], "a UTF-8 name stays TEXT", rows)
     rows = db.execute("SELECT count(*) FROM gguf_metadata(?) WHERE key = 'general.é'",
