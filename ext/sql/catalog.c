@@ -7,7 +7,10 @@
 **                         once), and the shards or parts a model names
 **                         that are missing
 **   weights_models(path)  one row per model in scope: an index and its
-**                         shards, the parts of a split GGUF, or one file
+**                         shards, the parts of a split GGUF, or one file,
+**                         with its totals and what it is (architecture,
+**                         kind, base model, context length, quantization:
+**                         paths/model_kind.h has the rules)
 **
 ** For example, on the folder that `make demo` writes (one GGUF cut short):
 **
@@ -22,8 +25,10 @@
 ** Everything a row shows was learnt when the file was visited (paths.c
 ** stats and sniffs each file once; the vtab opens it through the cache):
 ** no column function reads the file system, except weights_files.verified,
-** a whole-file SHA-256 computed only when a query reads that column, and
-** weights_files.realpath, resolved (realpath(3)) only when read.
+** a whole-file SHA-256 computed only when a query reads that column,
+** weights_files.realpath, resolved (realpath(3)) only when read, and the
+** five columns of weights_models that say what a model is, which read its
+** config.json (and an adapter's adapter_config.json) when first read.
 */
 #include <stdlib.h>
 #include <string.h>
