@@ -100,22 +100,37 @@ static int holds(const char *s, size_t n, const char *sub) {
 
 /* ---- the tensors of every part ---- */
 
+/* Name endings, and parts of names, that tell a scheme's tensors. */
+static const struct {
+  const char *text;
+  int suffix; /* 1: the name ends with text; 0: holds it anywhere */
+  unsigned flag;
+} name_marks[] = {
+    {".qweight", 1, T_QWEIGHT},
+    {".qzeros", 1, T_QZEROS},
+    {".weight_scale_inv", 1, T_SCALE_INV},
+    {".weight_scale", 1, T_WEIGHT_SCALE},
+    {".absmax", 1, T_ABSMAX},
+    {".SCB", 1, T_SCB},
+    {".weight_packed", 1, T_PACKED},
+    {".scales", 1, T_SCALES},
+    {".biases", 1, T_BIASES},
+    {"lora_A", 0, T_LORA},
+    {"lora_B", 0, T_LORA},
+    {"lora_down", 0, T_LORA},
+    {"lora_up", 0, T_LORA},
+};
+
 /* Add tensor t to the scan. */
 static void scan_tensor(kind_scan *sc, const wt_tensor *t) {
   const char *p = t->name.p;
   size_t n = t->name.n, i;
   sc->n_tensors++;
-  sc->flags |= (ends(p, n, ".qweight") ? T_QWEIGHT : 0) | (ends(p, n, ".qzeros") ? T_QZEROS : 0) |
-               (ends(p, n, ".weight_scale_inv") ? T_SCALE_INV : 0) |
-               (ends(p, n, ".weight_scale") ? T_WEIGHT_SCALE : 0) |
-               (ends(p, n, ".absmax") ? T_ABSMAX : 0) | (ends(p, n, ".SCB") ? T_SCB : 0) |
-               (ends(p, n, ".weight_packed") ? T_PACKED : 0) |
-               (ends(p, n, ".scales") ? T_SCALES : 0) | (ends(p, n, ".biases") ? T_BIASES : 0) |
-               (holds(p, n, "lora_A") || holds(p, n, "lora_B") || holds(p, n, "lora_down") ||
-                        holds(p, n, "lora_up")
-                    ? T_LORA
-                    : 0) |
-               (t->dtype.n > 3 && memcmp(t->dtype.p, "F8_", 3) == 0 ? T_F8 : 0);
+  for (i = 0; i < sizeof(name_marks) / sizeof(name_marks[0]); i++)
+    if (name_marks[i].suffix ? ends(p, n, name_marks[i].text) : holds(p, n, name_marks[i].text))
+      sc->flags |= name_marks[i].flag;
+  if (t->dtype.n > 3 && memcmp(t->dtype.p, "F8_", 3) == 0)
+    sc->flags |= T_F8;
   if (t->dtype.n == 0 || t->dtype.n >= sizeof(sc->dt[0].name) || !t->nbytes_known) {
     sc->complete = 0;
     return;
