@@ -12,44 +12,19 @@
 .headers on
 .mode column --wrap 0
 
--- The architecture and shape come from the model's own description: a
--- GGUF's metadata (general.architecture, then {arch}.embedding_length,
--- block_count, context_length), a safetensors model's config.json beside
--- it (model_config(): model_type, hidden_size, num_hidden_layers,
--- max_position_embeddings; a multimodal config has them under
--- text_config.).  A model with neither has NULLs.
+-- What each model is comes with it: its kind (model, adapter, projector,
+-- embedding, ...), architecture, training context and quantization, from a
+-- GGUF's metadata or a checkpoint's config.json and tensors (the rules:
+-- docs/reference.md, weights_models).  A model that cannot be read has
+-- NULL tensors, params and nbytes: unknown, never 0.
 CREATE TEMP TABLE catalogue AS
-SELECT replace(model, 'build/demo/', '') AS model, format, files, files_present, tensors, params,
-       nbytes, revision, error,
-       CASE WHEN error IS NOT NULL THEN NULL
-            WHEN format = 'gguf' THEN
-              (SELECT json_object('arch', max(value) FILTER (WHERE key = 'general.architecture'),
-                                  'meta', json_group_object(key, value))
-               FROM gguf_metadata(m.model) WHERE type <> 'ARRAY')
-            ELSE (SELECT json_group_object(key, json(value)) FROM model_config(m.model)) END
-         AS facts
-FROM weights_models('build/demo/**') AS m;
+SELECT replace(model, 'build/demo/', '') AS model, format, kind, architecture,
+       context_length AS context, quantization, files, files_present, tensors, params, nbytes,
+       revision, error
+FROM weights_models('build/demo/**');
 
-CREATE TEMP VIEW described AS
-SELECT model, format, files, tensors, params, nbytes,
-       CASE format WHEN 'gguf' THEN facts ->> '$.arch'
-                   ELSE coalesce(facts ->> '$.model_type', facts ->> '$."text_config.model_type"') END
-         AS architecture,
-       CASE format WHEN 'gguf' THEN facts -> '$.meta' ->> ('$."' || (facts ->> '$.arch') || '.embedding_length"')
-                   ELSE coalesce(facts ->> '$.hidden_size', facts ->> '$."text_config.hidden_size"') END
-         AS hidden,
-       CASE format WHEN 'gguf' THEN facts -> '$.meta' ->> ('$."' || (facts ->> '$.arch') || '.block_count"')
-                   ELSE coalesce(facts ->> '$.num_hidden_layers',
-                                 facts ->> '$."text_config.num_hidden_layers"') END
-         AS layers,
-       CASE format WHEN 'gguf' THEN facts -> '$.meta' ->> ('$."' || (facts ->> '$.arch') || '.context_length"')
-                   ELSE coalesce(facts ->> '$.max_position_embeddings',
-                                 facts ->> '$."text_config.max_position_embeddings"') END
-         AS context
-FROM catalogue WHERE error IS NULL;
-
-SELECT model, format, architecture, hidden, layers, context, files, tensors, params, nbytes
-FROM described ORDER BY model;
+SELECT model, format, kind, architecture, context, quantization, files, tensors, params, nbytes
+FROM catalogue WHERE error IS NULL ORDER BY model;
 
 -- What cannot be read, and why (a missing shard, a file that does not parse).
 SELECT model, files_present || '/' || files AS present, error FROM catalogue WHERE error IS NOT NULL;

@@ -6,13 +6,15 @@
 -- is 64 MiB, flash attention on, f16 cache, one sequence; the models are
 -- the demo model and tiny-llama in F16, Q8_0 and Q4_0 (`make demo` makes
 -- them).  For a real folder: replace the paths and say 24 * 1073741824.
+-- The models come from weights_models(), each once (a split GGUF by its
+-- part 1, which gguf_memory() reads with all its parts).
 -- Run: sqlite3 -cmd '.load ./build/weights' :memory: < sql/fit_context.sql
 .headers on
 .mode column
 
 -- 1. the largest context of a list that fits in 64 MiB
 WITH models(file) AS (
-       SELECT file FROM weights_files('build/arch/quants')
+       SELECT model FROM weights_models('build/arch/quants')
        UNION ALL SELECT 'build/demo/tiny-llama.gguf'),
      contexts(tokens) AS (VALUES (4096), (8192), (16384), (32768), (65536), (131072)),
      need AS (
@@ -28,7 +30,7 @@ GROUP BY file ORDER BY file;
 -- multiples of 256, as llama.cpp pads them)
 WITH RECURSIVE
      models(file) AS (
-       SELECT file FROM weights_files('build/arch/quants')
+       SELECT model FROM weights_models('build/arch/quants')
        UNION ALL SELECT 'build/demo/tiny-llama.gguf'),
      search(file, lo, hi) AS (
        SELECT file, 256, 1048576 FROM models
@@ -45,13 +47,13 @@ SELECT replace(file, 'build/', '') AS model, lo AS largest_context
 FROM search WHERE hi - lo <= 256 ORDER BY file;
 
 -- 3. each quantization of one model at 8k and 32k tokens
-SELECT replace(replace(w.file, 'build/arch/quants/tiny-llama-', ''), '.gguf', '') AS quant,
+SELECT replace(replace(w.model, 'build/arch/quants/tiny-llama-', ''), '.gguf', '') AS quant,
        c.tokens,
-       printf('%.3f', sum(nbytes) FILTER (WHERE part = 'weights') / 1048576.0) AS weights_mib,
-       printf('%.3f', sum(nbytes) FILTER (WHERE part IN ('k_cache', 'v_cache')) / 1048576.0) AS kv_mib,
-       printf('%.3f', sum(nbytes) FILTER (WHERE part IN ('output', 'compute')) / 1048576.0) AS buffers_mib,
-       printf('%.3f', sum(nbytes) / 1048576.0) AS total_mib
-FROM weights_files('build/arch/quants') AS w,
+       printf('%.3f', sum(g.nbytes) FILTER (WHERE g.part = 'weights') / 1048576.0) AS weights_mib,
+       printf('%.3f', sum(g.nbytes) FILTER (WHERE g.part IN ('k_cache', 'v_cache')) / 1048576.0) AS kv_mib,
+       printf('%.3f', sum(g.nbytes) FILTER (WHERE g.part IN ('output', 'compute')) / 1048576.0) AS buffers_mib,
+       printf('%.3f', sum(g.nbytes) / 1048576.0) AS total_mib
+FROM weights_models('build/arch/quants') AS w,
      (SELECT 8192 AS tokens UNION ALL SELECT 32768) AS c,
-     gguf_memory(w.file, c.tokens, 'f16', 'f16', 1, 512, 1)
-GROUP BY w.file, c.tokens ORDER BY c.tokens, sum(nbytes) FILTER (WHERE part = 'weights');
+     gguf_memory(w.model, c.tokens, 'f16', 'f16', 1, 512, 1) AS g
+GROUP BY w.model, c.tokens ORDER BY c.tokens, sum(g.nbytes) FILTER (WHERE g.part = 'weights');

@@ -1,13 +1,15 @@
--- gguf_by_architecture.sql: GGUF files by architecture, context length and
+-- gguf_by_architecture.sql: GGUF models by architecture, context length and
 -- dominant quantization type (the ggml type holding most of the bytes),
--- skipping files that do not parse.  Here: the GGUF files of build/demo
+-- skipping models that do not parse.  One row per model (weights_models: a
+-- split GGUF once, by its part 1, with the types of all its parts).  Here: the GGUF files of build/demo
 -- (`make demo`): a llama (Q8_0), a qwen2 (F16) and a truncated file, skipped.
 -- Run: sqlite3 -cmd '.load ./build/weights' :memory: < sql/gguf_by_architecture.sql
 .headers on
 .mode column
 
 WITH files AS MATERIALIZED (
-       SELECT file FROM weights_files('build/demo') WHERE format = 'gguf' AND error IS NULL),
+       SELECT model AS file FROM weights_models('build/demo')
+       WHERE format = 'gguf' AND error IS NULL),
      meta AS (
        SELECT files.file, m.key, m.value FROM files, gguf_metadata(files.file) AS m
        WHERE m.type <> 'ARRAY'),

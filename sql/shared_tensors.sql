@@ -1,8 +1,10 @@
 -- shared_tensors.sql: the tensors that several files of a folder share,
 -- byte for byte (the same SHA-256 of their bytes, tensor_hash(..., 'sha256')):
 -- which parts of a fine-tune are still the base model's, which checkpoints
--- are copies.  Every file of the folder that reads is hashed, one tensor at a
--- time (files that fail, like the truncated GGUF, are left out).
+-- are copies.  Every model of the folder that reads is hashed, one tensor at a
+-- time, each model once (weights_models: an index with its shards, a split
+-- GGUF with its parts; t.file is the file each tensor is in); models that
+-- fail, like the truncated GGUF, are left out.
 -- Here: the demo folder (`make demo`, tests/gen_model.c): the fine-tune keeps
 -- 14 of the checkpoint's 21 tensors (not its 5 norms, saved as F32, nor the
 -- two tensors it scaled), the diverged run 20 (not the up_proj it broke),
@@ -12,10 +14,10 @@
 .mode column --wrap 0
 
 CREATE TEMP TABLE h AS
-SELECT replace(f.file, 'build/demo/', '') AS file, t.name, t.nbytes,
-       tensor_hash(f.file, t.name, 'sha256') AS sha256
-FROM weights_files('build/demo') AS f, tensors(f.file) AS t
-WHERE f.error IS NULL AND f.format IS NOT NULL;
+SELECT replace(t.file, 'build/demo/', '') AS file, t.name, t.nbytes,
+       tensor_hash(t.file, t.name, 'sha256') AS sha256
+FROM weights_models('build/demo') AS m, tensors(m.model) AS t
+WHERE m.error IS NULL AND m.format IS NOT NULL;
 
 -- each set of identical bytes found in more than one file
 SELECT substr(sha256, 1, 12) AS sha256, group_concat(DISTINCT name) AS name, nbytes,

@@ -13,7 +13,8 @@
 #                  safetensors), link.safetensors -> a.safetensors,
 #                  readme.txt, empty.safetensors (0 bytes), lfs.safetensors
 #                  (a git-LFS pointer), dangling.safetensors -> nowhere,
-#                  fifo.safetensors (a FIFO), sub/ (not entered)
+#                  fifo.safetensors (a FIFO), loop.safetensors -> itself,
+#                  sub/ (not entered)
 #   nested/        a.safetensors, x/b.gguf, x/y/c.safetensors,
 #                  x/y/z/readme.txt, x/y/z/d.safetensors
 #   loop/          m.safetensors, self -> ., sub/n.gguf, sub/back -> ..
@@ -30,6 +31,8 @@
 #   index_bad/     the same shards and broken or unusual indexes, each named
 #                  for what it holds (see below)
 #   split/         x-0000{1,2,3}-of-00003.gguf, three valid GGUF files
+#   idioms/        sharded_gen/ + split/ + single.safetensors and a symlink
+#                  to it; idioms_hub/ an HF cache of the index and the split
 #   split_missing/ y-00001-of-00003.gguf y-00003-of-00003.gguf
 #   broken/        a.safetensors, b.safetensors (truncated), c.safetensors
 #   empty/         no files
@@ -100,6 +103,7 @@ size 12345
 '
 ln -s does-not-exist.safetensors flat/dangling.safetensors
 mkfifo flat/fifo.safetensors
+ln -s loop.safetensors flat/loop.safetensors
 cp "$ST/ok_dtype_F32.safetensors" flat/sub/inner.safetensors
 
 # ---- nested: for DIR/** ----
@@ -322,3 +326,31 @@ printf '%s' "$R2" > "$REPO/refs/main"
 BAD=00000000000000000000000000000000000000000000000000000000000000aa
 cp "$ST/ok_scalar_i64.safetensors" "$REPO/blobs/$BAD"
 ln -s "../../blobs/$BAD" "$REPO/snapshots/$R2/zbad.safetensors"
+
+# ---- idioms: one model of each kind, for the docs' "each model once" ----
+# (tests/models.test).  Hand totals, from the generators' shapes:
+#   the index of sharded_gen: a [2], b [1], conv [2,3,4,5], step []: 4 tensors, 124 elements
+#   the split of split/: token_embd.weight [4,8], output_norm.weight [8]
+#     (part 1); a [2,3,4,5], b [32,2,3,4], c [1,1,1,7] (part 2); none
+#     (part 3): 5 tensors, 32+8+120+768+7 = 935 elements
+#   single.safetensors (ok_unaligned: a [2], b [1]): 2 tensors, 3 elements,
+#     and alias.safetensors, a symlink to it (another name of the same file)
+mkdir idioms
+cp sharded_gen/* idioms/
+cp split/* idioms/
+cp "$ST/ok_unaligned.safetensors" idioms/single.safetensors
+ln -s single.safetensors idioms/alias.safetensors
+
+# idioms_hub: an HF cache whose one snapshot holds the sharded index and the
+# split GGUF of idioms/ (blobs named by their SHA-256, as huggingface_hub
+# names LFS files): 9 tensors, 1,059 elements in two models
+R3=3333333333333333333333333333333333333333
+HUB3=idioms_hub/models--org--mix
+mkdir -p "$HUB3/blobs" "$HUB3/refs" "$HUB3/snapshots/$R3"
+for f in model.safetensors.index.json "$S1" "$S2" "$S3" \
+         x-00001-of-00003.gguf x-00002-of-00003.gguf x-00003-of-00003.gguf; do
+  b=$(sha256sum "idioms/$f" | cut -d' ' -f1)
+  cp "idioms/$f" "$HUB3/blobs/$b"
+  ln -s "../../blobs/$b" "$HUB3/snapshots/$R3/$f"
+done
+printf '%s' "$R3" > "$HUB3/refs/main"

@@ -317,6 +317,28 @@ def main():
             ok(not isinstance(lw, tuple) and len(lw) >= 1 and
                norm(got, "hf://org/repo/%s/" % folder) == norm(lw, loc),
                "weights_models(hf://org/repo/%s/)" % folder, "%s vs %s" % (str(got)[:300], str(lw)[:300]))
+        # what each model is, remotely: config.json and adapter_config.json read through the same
+        # byte source (a 404 is no such file); the values worked out by hand in tests/gen_catalog.py
+        q = "SELECT kind, architecture, base_model, context_length, quantization FROM weights_models(?)"
+        for rel, want in (("testdata/catalog/st/lora/adapter_model.safetensors",
+                           ("adapter", None, "org/base-7b", None, "F32")),
+                          ("testdata/catalog/st/gptq/model.safetensors", ("model", "llama", None, 4096, "gptq 4-bit")),
+                          ("testdata/catalog/st/gptq_plain/model.safetensors",
+                           ("model", "llama", None, 4096, "gptq 4-bit (config.json only: no .qweight tensors)")),
+                          ("testdata/catalog/st/gemma3/model.safetensors", ("model", "gemma3", None, 131072, "F32")),
+                          ("testdata/catalog/st/sharded/model.safetensors.index.json",
+                           ("model", "llama", None, 4096, "BF16+F32")),
+                          ("testdata/catalog/gguf/model-q4km.gguf", ("model", "llama", "org/base-7b", 4096, "Q4_K_M")),
+                          ("testdata/catalog/gguf/mmproj.gguf", ("projector", "clip", None, None, "F16"))):
+            for p in (srv.base + "/files/" + rel, "hf://org/repo/" + rel):
+                got = rows(conn, q, p)
+                ok(got == [want], "what the model is, over " + p, got)
+        for folder in ("testdata/catalog/gguf", "testdata/catalog/st/lora_renamed", "testdata/catalog/st/rerank"):
+            q2 = "SELECT substr(model, length(?1) + 1), " + q[len("SELECT "):].replace("(?)", "(?1)")
+            lw = rows(conn, q2, os.path.join(ROOT, folder) + "/")
+            got = rows(conn, q2, "hf://org/repo/%s/" % folder)
+            ok(not isinstance(lw, tuple) and len(lw) >= 1 and got == lw,
+               "what the models are: hf://org/repo/%s/" % folder, "%s vs %s" % (str(got)[:300], str(lw)[:300]))
         # a remote folder's files are opened at once, at most 8 (WT_HTTP_PARALLEL) at a time
         many = os.path.join(ROOT, "remote", "many")
         os.makedirs(many, exist_ok=True)

@@ -39,6 +39,8 @@ static void test_html(void) {
   /* the five specials become entities, NUL becomes U+FFFD, the rest passes */
   EXPECT_HTML(wt_html_text(&b, "<a href='x'>&\"", 14), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;");
   EXPECT_HTML(wt_html_text(&b, "a\0b", 3), "a&#xFFFD;b");
+  /* bytes that are not UTF-8 become U+FFFD each; valid characters stay */
+  EXPECT_HTML(wt_html_text(&b, "\xc3\xa9\xff\xfe.\xc3(", 7), "\xc3\xa9&#xFFFD;&#xFFFD;.&#xFFFD;(");
   EXPECT_HTML(wt_html_str(&b, "caf\xc3\xa9 \xe2\x86\x92"), "caf\xc3\xa9 \xe2\x86\x92");
   EXPECT_HTML(wt_html_str(&b, "&lt;"), "&amp;lt;");
   /* thousands separators: a comma before each group of three from the right */

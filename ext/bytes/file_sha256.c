@@ -2,8 +2,9 @@
 ** file_sha256.c: the SHA-256 of a whole file (file_sha256.h), with
 ** OpenSSL's EVP digest interface.
 **
-** The file is opened once (O_NONBLOCK so that opening a FIFO does not
-** wait; it is then refused as not regular) and read by offset, so the
+** The file is opened once, when stat() says it is a regular file
+** (O_NONBLOCK so that a FIFO put there meanwhile does not wait; fstat()
+** refuses it) and read by offset, so the
 ** size taken from fstat() before the first read bounds what is read.
 ** After the last chunk one more byte is asked for: a file that grew is
 ** caught there, one that shrank by a read that ends early, and a rewrite
@@ -57,6 +58,10 @@ int wt_sha256_file(const char *path, char out_hex[65], wt_error *err) {
   EVP_MD_CTX *ctx = NULL;
   struct stat st, st2;
   int fd, rc = -1;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* refused unopened */
+    return wt_fail(err, "%s",
+                   S_ISDIR(st.st_mode) ? "it is a directory, not a file"
+                                       : "it is not a regular file");
   fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return wt_fail(err, "cannot open the file: %s", strerror(errno));

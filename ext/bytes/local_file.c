@@ -80,7 +80,12 @@ int wt_file_open_local(wt_file *f, const char *path, size_t n, wt_error *err) {
     return wt_fail(err, "the path is empty");
   if (memchr(path, 0, n) != NULL || path[n] != 0)
     return wt_fail(err, "the path contains a NUL byte");
-  /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+  /* A FIFO, a device or a socket is refused by its stat, never opened:
+  ** opening one for reading can be noticed (a FIFO's writer goes on, a
+  ** tape rewinds).  O_NONBLOCK: one put there between stat and open must
+  ** not wait for a writer; fstat below refuses it. */
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    return wt_fail(err, "is %s, not a regular file", wt_kind_of(st.st_mode));
   fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
     return wt_fail(err, "cannot open: %s", strerror(errno));

@@ -7,14 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/gguf_value.h"
 #include "hf_config_file.h"
 
-/* The scalar value of GGUF key (NUL-terminated) of s in *v; -1 when absent
-** or unreadable. */
-static int gguf_scalar_of(const wt_source *s, const char *key, gguf_scalar *v) {
-  const wt_meta *kv = wt_source_find_meta(s, key, strlen(key));
+int wt_source_gguf_scalar(const wt_source *s, const char *key, gguf_scalar *v) {
+  const wt_meta *kv;
   gguf_cursor c;
+  if (s->model.format != WT_FORMAT_GGUF)
+    return -1;
+  kv = wt_source_find_meta(s, key, strlen(key));
   if (kv == NULL || kv->type == GGUF_TYPE_ARRAY)
     return -1;
   gguf_cursor_init(&c, &s->model, s->header, kv);
@@ -29,7 +29,7 @@ size_t wt_source_arch(const wt_source *s, char *out, size_t cap) {
     return 0;
   out[0] = 0;
   if (s->model.format == WT_FORMAT_GGUF) {
-    if (gguf_scalar_of(s, "general.architecture", &v) != 0 || v.kind != GGUF_SCALAR_TEXT ||
+    if (wt_source_gguf_scalar(s, "general.architecture", &v) != 0 || v.kind != GGUF_SCALAR_TEXT ||
         v.s.n + 1 > cap || memchr(v.s.p, 0, v.s.n) != NULL)
       return 0;
     memcpy(out, v.s.p, v.s.n);
@@ -49,7 +49,7 @@ int wt_source_arch_uint(const wt_source *s, const char *key, uint64_t *v) {
   if (s->model.format != WT_FORMAT_GGUF || wt_source_arch(s, arch, sizeof(arch)) == 0)
     return -1;
   snprintf(full, sizeof(full), "%s.%s", arch, key);
-  if (gguf_scalar_of(s, full, &x) != 0)
+  if (wt_source_gguf_scalar(s, full, &x) != 0)
     return -1;
   if (x.kind == GGUF_SCALAR_BIGUINT) {
     *v = x.u;

@@ -14,6 +14,11 @@
 #include <stdint.h>
 
 #include "bytes/source.h"
+#include "formats/gguf_value.h"
+
+/* The scalar value of GGUF key (NUL-terminated) of s in *v: 0, or -1 when
+** s is no GGUF, the key is absent, an array, or unreadable. */
+int wt_source_gguf_scalar(const wt_source *s, const char *key, gguf_scalar *v);
 
 /* Write the architecture of s into out (NUL-terminated).  Returns its
 ** length, or 0 when it has none (or it does not fit in cap). */

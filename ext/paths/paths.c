@@ -131,7 +131,8 @@ int wt_paths_add_stat(wt_paths *x, const char *path, size_t n, const struct stat
     f->mtime_ns = wt_stat_mtime_ns(&st);
     if (S_ISREG(st.st_mode))
       wt_paths_sniff(f);
-  } else if (lstat(f->path, &st) == 0 && S_ISLNK(st.st_mode)) {
+  } else if (errno == ELOOP || (lstat(f->path, &st) == 0 && S_ISLNK(st.st_mode))) {
+    int loop = errno == ELOOP; /* stat's: a link that leads back to itself */
     char target[PATH_MAX], q[WT_PATH_QUOTE];
     ssize_t k = readlink(f->path, target, sizeof(target) - 1);
     if (k < 0)
@@ -139,10 +140,16 @@ int wt_paths_add_stat(wt_paths *x, const char *path, size_t n, const struct stat
     f->error = malloc(WT_ERROR_MAX);
     if (f->error == NULL)
       return wt_paths_oom(x->err);
-    snprintf(f->error, WT_ERROR_MAX,
-             "dangling symlink: its target %s does not exist (a deleted blob or an "
-             "unfinished download?)",
-             wt_quote(q, sizeof(q), target, (size_t)k));
+    if (loop)
+      snprintf(f->error, WT_ERROR_MAX,
+               "a loop of symbolic links: its target %s leads back to a link already "
+               "followed, never to a file",
+               wt_quote(q, sizeof(q), target, (size_t)k));
+    else
+      snprintf(f->error, WT_ERROR_MAX,
+               "dangling symlink: its target %s does not exist (a deleted blob or an "
+               "unfinished download?)",
+               wt_quote(q, sizeof(q), target, (size_t)k));
   }
   return 0;
 }

@@ -34,12 +34,17 @@
 **      directory once (by device and inode), so that a symlink loop ends.
 **      The walk is depth-first in name order (a/x before b).
 **   6. A path that does not exist and contains '*', '?' or '[': a glob(3)
-**      pattern; its matches that are regular files, sorted by strcmp(), all
-**      in scope (the user named them).  No match is an error.
+**      pattern; its matches that are regular files, and those named like a
+**      model that are not directories (a FIFO, a device, a socket, a
+**      dangling link or a loop of links: listed with the error that says
+**      what they are, never read), sorted by strcmp(), all in scope (the
+**      user named them).  No match is an error.
 **   7. Anything else (a missing file): itself, for the file layer to report.
 **
-** A model file of a directory scan is a regular file or a dangling
-** symlink named *.safetensors, *.gguf or *.safetensors.index.json, or a
+** A model file of a directory scan is anything but a directory named
+** *.safetensors, *.gguf or *.safetensors.index.json (a FIFO, a device, a
+** socket, a dangling link or a loop of links too: listed with the error
+** that says what it is, never read), or a regular
 ** file whose first bytes are a model or a known look-alike (a git-LFS
 ** pointer, an HTML page, a pickle or zip checkpoint: formats/sniff.h).
 ** README.md, config.json and the like are not model files.

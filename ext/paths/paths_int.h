@@ -91,7 +91,8 @@ int wt_paths_hf(wt_paths *x, const char *path);
 /* List directory dir into the files (paths_walk.c). */
 int wt_paths_walk(wt_paths *x, const char *dir, int recursive);
 
-/* Add the regular files that glob pattern matches (paths_walk.c). */
+/* Add the files that glob pattern matches: regular files, and what is
+** named like a model but not a directory (paths_walk.c). */
 int wt_paths_glob(wt_paths *x, const char *pattern);
 
 /* When path[0..n) is named like part K of M of a split GGUF

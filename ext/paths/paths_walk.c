@@ -7,7 +7,10 @@
 ** that a name is checked and opened in the same directory.  Nothing here
 ** blocks: directories are opened with O_DIRECTORY, and a file is read
 ** (O_NONBLOCK, which a FIFO would need) only after stat found a regular
-** file.  A recursive walk keeps its pending directories on a heap stack,
+** file.  A FIFO, a device or a socket named like a model is listed (the
+** byte source refuses it by its stat, without opening it), as is a
+** dangling link or a loop of links named like one.  A recursive walk keeps its pending directories
+*on a heap stack,
 ** never on the C stack, and remembers the (device, inode) of every
 ** directory it entered, so that a symlink loop is entered once.  The
 ** result is sorted by path (strcmp), so "a/x" comes before "b".
@@ -125,8 +128,8 @@ static int wt_scan_entry(wt_walk *w, int dfd, const char *dir, size_t dn, const 
   }
   if (S_ISDIR(st.st_mode))
     return w->recursive ? wt_push(w, path, n) : 0;
-  if (!S_ISREG(st.st_mode))
-    return 0; /* a FIFO, a device, a socket */
+  if (!S_ISREG(st.st_mode)) /* a FIFO, a device, a socket: never read */
+    return wt_paths_model_name(path, n) ? wt_paths_add_stat(w->x, path, n, &st, &id) : 0;
   if (wt_paths_add_stat(w->x, path, n, &st, &id))
     return -1;
   f = &w->x->out->files[id];
@@ -270,8 +273,14 @@ int wt_paths_glob(wt_paths *x, const char *pattern) {
   }
   rc = 0;
   for (i = 0; rc == 0 && i < g.gl_pathc; i++) {
-    if (stat(g.gl_pathv[i], &st) == 0 && S_ISREG(st.st_mode))
-      rc = wt_paths_add(x, g.gl_pathv[i], strlen(g.gl_pathv[i]), &id);
+    const char *p = g.gl_pathv[i];
+    size_t n = strlen(p);
+    /* a regular file; a FIFO, device or socket, a dangling link or a loop
+    ** of links named like a model (listed with its error, never read) */
+    if (stat(p, &st) == 0
+            ? S_ISREG(st.st_mode) || (!S_ISDIR(st.st_mode) && wt_paths_model_name(p, n))
+            : lstat(p, &st) == 0 && S_ISLNK(st.st_mode) && wt_paths_model_name(p, n))
+      rc = wt_paths_add(x, p, n, &id);
   }
   globfree(&g);
   if (rc == 0 && x->out->n == 0)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "html.h"
 
 /* Make room for n more bytes plus a NUL.  Returns 0, or -1 (oom set). */
@@ -71,9 +72,19 @@ void wt_html_printf(wt_html *b, const char *fmt, ...) {
 }
 
 void wt_html_text(wt_html *b, const char *s, size_t n) {
-  size_t i, start = 0;
+  size_t i, start = 0, k;
   for (i = 0; i < n; i++) {
     const char *rep;
+    if ((unsigned char)s[i] >= 0x80) { /* a valid character as it is, else U+FFFD */
+      if ((k = wt_utf8_char(s + i, n - i)) > 0) {
+        i += k - 1;
+        continue;
+      }
+      wt_html_raw(b, s + start, i - start);
+      wt_html_raw(b, "&#xFFFD;", strlen("&#xFFFD;"));
+      start = i + 1;
+      continue;
+    }
     switch (s[i]) {
     case '&':
       rep = "&amp;";

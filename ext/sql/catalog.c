@@ -7,13 +7,16 @@
 **                         once), and the shards or parts a model names
 **                         that are missing
 **   weights_models(path)  one row per model in scope: an index and its
-**                         shards, the parts of a split GGUF, or one file
+**                         shards, the parts of a split GGUF, or one file,
+**                         with its totals and what it is (architecture,
+**                         kind, base model, context length, quantization:
+**                         paths/model_kind.h has the rules)
 **
 ** For example, on the folder that `make demo` writes (one GGUF cut short):
 **
 **   SELECT model, tensors, params, error FROM weights_models('build/demo')
 **   WHERE model GLOB '*.gguf';
-**   build/demo/tiny-llama-truncated.gguf  0   0       tensor #0 'token_embd.weight' at
+**   build/demo/tiny-llama-truncated.gguf  NULL NULL   tensor #0 'token_embd.weight' at
 **                                                     byte 5447: data [6624, 24304) runs past
 **                                                     the end of the file (6724 bytes)
 **   build/demo/tiny-llama.gguf            21  107328
@@ -22,14 +25,17 @@
 ** Everything a row shows was learnt when the file was visited (paths.c
 ** stats and sniffs each file once; the vtab opens it through the cache):
 ** no column function reads the file system, except weights_files.verified,
-** a whole-file SHA-256 computed only when a query reads that column, and
-** weights_files.realpath, resolved (realpath(3)) only when read.
+** a whole-file SHA-256 computed only when a query reads that column,
+** weights_files.realpath, resolved (realpath(3)) only when read, and the
+** five columns of weights_models that say what a model is, which read its
+** config.json (and an adapter's adapter_config.json) when first read.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/ggml_ftype.h"
 #include "bytes/file_sha256.h"
+#include "paths/model_kind.h"
 #include "remote/url.h"
 #include "tables.h"
 #include "vtab.h"
@@ -184,15 +190,25 @@ enum {
   WM_REFS,
   WM_FILE_TYPE,
   WM_BITS_PER_WEIGHT,
+  WM_ARCHITECTURE,
+  WM_KIND,
+  WM_BASE_MODEL,
+  WM_CONTEXT_LENGTH,
+  WM_QUANTIZATION,
   WM_NCOLS
 };
 
-/* The per-model state of weights_models(): the facts of its headers and
-** general.file_type of its first part (GGUF). */
+/* The per-model state of weights_models(): the facts of its headers,
+** general.file_type of its first part (GGUF), and what the model is
+** (paths/model_kind.h), read when one of those columns is first asked for:
+** it may read config.json or adapter_config.json, a request each for a
+** remote model, which a listing that does not show them never pays. */
 typedef struct wm_state {
   wt_model_facts f;
   int has_file_type;
   int64_t file_type;
+  int kind_read;
+  wt_model_kind k;
 } wm_state;
 
 /* start_file of weights_models(): open and check the model's files. */
@@ -207,6 +223,7 @@ static int wm_start(wt_cursor *c, char **pzErr) {
     return SQLITE_NOMEM;
   }
   st->has_file_type = 0;
+  st->kind_read = 0;
   if (m->format == WT_FORMAT_GGUF && m->n_parts > 0 && !st->f.fatal) {
     const char *first = c->paths.files[m->parts[0]].path;
     wt_source *src;
@@ -218,6 +235,36 @@ static int wm_start(wt_cursor *c, char **pzErr) {
   }
   c->state = st;
   c->n_rows = 1;
+  return SQLITE_OK;
+}
+
+/* Column of weights_models() that says what the model is. */
+static int wm_kind_column(wt_cursor *c, sqlite3_context *ctx, int col) {
+  wm_state *st = c->state;
+  const wt_model_kind *k = &st->k;
+  if (!st->kind_read) {
+    if (wt_model_kind_read(c->cache, &c->paths, c->cur, &st->k))
+      return SQLITE_NOMEM;
+    st->kind_read = 1;
+  }
+  switch (col) {
+  case WM_ARCHITECTURE:
+    wt_result_opt(ctx, k->architecture[0] ? k->architecture : NULL);
+    break;
+  case WM_KIND:
+    sqlite3_result_text(ctx, k->kind, -1, SQLITE_STATIC);
+    break;
+  case WM_BASE_MODEL:
+    wt_result_opt(ctx, k->base_model[0] ? k->base_model : NULL);
+    break;
+  case WM_CONTEXT_LENGTH:
+    if (k->has_context_length)
+      wt_result_u64(ctx, k->context_length);
+    break;
+  case WM_QUANTIZATION:
+    wt_result_opt(ctx, k->quantization[0] ? k->quantization : NULL);
+    break;
+  }
   return SQLITE_OK;
 }
 
@@ -241,14 +288,17 @@ static int wm_column(wt_cursor *c, sqlite3_context *ctx, int col) {
   case WM_FILES_PRESENT:
     wt_result_u64(ctx, f->files_present);
     break;
-  case WM_TENSORS:
-    wt_result_u64(ctx, f->tensors);
+  case WM_TENSORS: /* unknown (NULL), not 0, for a model that cannot be read */
+    if (!f->fatal)
+      wt_result_u64(ctx, f->tensors);
     break;
   case WM_PARAMS:
-    wt_result_u64(ctx, f->params);
+    if (!f->fatal)
+      wt_result_u64(ctx, f->params);
     break;
   case WM_NBYTES:
-    wt_result_u64(ctx, f->nbytes);
+    if (!f->fatal)
+      wt_result_u64(ctx, f->nbytes);
     break;
   case WM_ERROR:
     if (f->error[0] != 0 && f->where != NULL && strcmp(f->where, c->file) != 0)
@@ -271,6 +321,8 @@ static int wm_column(wt_cursor *c, sqlite3_context *ctx, int col) {
     if (!f->fatal && f->unsized == 0 && f->params > 0)
       sqlite3_result_double(ctx, wt_bits_per_weight(f->nbytes, f->params));
     break;
+  default:
+    return wm_kind_column(c, ctx, col);
   }
   return SQLITE_OK;
 }
@@ -279,7 +331,8 @@ const wt_table_def wt_weights_models_table = {
     .name = "weights_models",
     .schema = "CREATE TABLE x(model TEXT, format TEXT, files INTEGER, files_present INTEGER,"
               " tensors INTEGER, params INTEGER, nbytes INTEGER, error TEXT, revision TEXT,"
-              " refs TEXT, file_type TEXT, bits_per_weight REAL, path HIDDEN)",
+              " refs TEXT, file_type TEXT, bits_per_weight REAL, architecture TEXT, kind TEXT,"
+              " base_model TEXT, context_length INTEGER, quantization TEXT, path HIDDEN)",
     .format = 0,
     .n_cols = WM_NCOLS,
     .n_args = 1,

@@ -62,6 +62,26 @@ void wt_report_layer_label(int layer, char *out, size_t n) {
                                         : "other");
 }
 
+/* Refuse a path that holds more than one model (weights_models(path)):
+** a page is about one model, and adding two models' tensors together
+** would draw a model that does not exist. */
+static int wt_model_one(wt_report *r, const char *path) {
+  sqlite3_stmt *q =
+      wt_report_query(r, "SELECT count(*), min(model), max(model) FROM weights_models(?1)", path);
+  sqlite3_int64 n;
+  if (q == NULL || wt_report_step(r, q) != 1)
+    return -1;
+  n = sqlite3_column_int64(q, 0);
+  if (n > 1)
+    wt_report_fail(r,
+                   "%s holds %lld models (%s %s %s): a report is of one model; name one, or "
+                   "compare two with weights_report(a, b)",
+                   path, (long long)n, sqlite3_column_text(q, 1), n == 2 ? "and" : "...",
+                   sqlite3_column_text(q, 2));
+  sqlite3_finalize(q);
+  return n > 1 ? -1 : 0;
+}
+
 /* Read weights_files(path): count, bytes, the format of the data files (an
 ** index, or a second name of a file read once, holds no tensors of its
 ** own and is not counted); a file's error fails. */
@@ -183,7 +203,7 @@ int wt_report_model(wt_report *r, const char *path, wt_rmodel *m) {
   int i;
   memset(m, 0, sizeof(*m));
   m->path = path;
-  if (wt_model_files(r, path, m) || wt_model_tensors(r, path, m))
+  if (wt_model_one(r, path) || wt_model_files(r, path, m) || wt_model_tensors(r, path, m))
     return -1;
   if (strcmp(m->format, "gguf") == 0 && wt_model_gguf_facts(r, path, m))
     return -1;

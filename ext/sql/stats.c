@@ -131,12 +131,12 @@ static int tst_column(wt_cursor *c, sqlite3_context *ctx, int col) {
   tst_state *st = c->state;
   const wt_tensor *t = tst_tensor(c);
   if (col == TST_NAME) {
-    sqlite3_result_text64(ctx, t->name.p, t->name.n, SQLITE_TRANSIENT, SQLITE_UTF8);
+    wt_result_name(ctx, t->name.p, t->name.n);
     return SQLITE_OK;
   }
   if (col == TST_DTYPE) {
     if (t->dtype.n > 0)
-      sqlite3_result_text64(ctx, t->dtype.p, t->dtype.n, SQLITE_TRANSIENT, SQLITE_UTF8);
+      wt_result_name(ctx, t->dtype.p, t->dtype.n);
     return SQLITE_OK;
   }
   if (tst_compute(c, ctx) != SQLITE_OK)

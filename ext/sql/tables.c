@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "formats/gguf_value.h"
 #include "formats/name_map.h"
 #include "bytes/file.h"
@@ -75,9 +76,16 @@ static int wt_result_shape(sqlite3_context *ctx, const wt_tensor *t, int row_maj
   return SQLITE_OK;
 }
 
-/* Result: a length-carrying string as TEXT (names may hold any UTF-8). */
+void wt_result_name(sqlite3_context *ctx, const char *p, size_t n) {
+  if (wt_utf8_valid(p, n))
+    sqlite3_result_text64(ctx, p, n, SQLITE_TRANSIENT, SQLITE_UTF8);
+  else
+    sqlite3_result_blob64(ctx, p, n, SQLITE_TRANSIENT);
+}
+
+/* Result: a length-carrying string (wt_result_name). */
 static void wt_result_str(sqlite3_context *ctx, wt_str s) {
-  sqlite3_result_text64(ctx, s.p, s.n, SQLITE_TRANSIENT, SQLITE_UTF8);
+  wt_result_name(ctx, s.p, s.n);
 }
 
 /* The current tensor of a tensor table. */
@@ -269,10 +277,7 @@ static void gg_result_scalar(sqlite3_context *ctx, const gguf_scalar *s) {
     sqlite3_result_double(ctx, s->r); /* SQLite turns NaN into NULL */
     break;
   case GGUF_SCALAR_TEXT:
-    if (s->s_utf8)
-      wt_result_str(ctx, s->s);
-    else
-      sqlite3_result_blob64(ctx, s->s.p, s->s.n, SQLITE_TRANSIENT);
+    wt_result_str(ctx, s->s);
     break;
   }
 }
@@ -480,7 +485,7 @@ static int ts_result_mapped(wt_cursor *c, sqlite3_context *ctx, const wt_tensor 
   n = to_gguf ? wt_name_hf_to_gguf(st->arch, t->name.p, t->name.n, buf, cap)
               : wt_name_gguf_to_hf(st->arch, t->name.p, t->name.n, buf, cap);
   if (n > 0)
-    sqlite3_result_text(ctx, buf, n, SQLITE_TRANSIENT);
+    wt_result_name(ctx, buf, (size_t)n);
   if (buf != stack)
     sqlite3_free(buf);
   return SQLITE_OK;
