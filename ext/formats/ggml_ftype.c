@@ -64,9 +64,7 @@ static const char *const ggml_ftypes[] = {
     /* 40 */ "MOSTLY_Q1_0",
 };
 
-/* The name of file type id without the LLAMA_FTYPE_ prefix ("ALL_F32",
-** "MOSTLY_Q8_0", "GUESSED"), or NULL for an id the table does not know. */
-static const char *ggml_ftype_name(int64_t id) {
+const char *ggml_ftype_name(int64_t id) {
   if (id == LLAMA_FTYPE_GUESSED)
     return "GUESSED";
   if (id < 0 || (uint64_t)id >= sizeof(ggml_ftypes) / sizeof(ggml_ftypes[0]))

@@ -15,6 +15,10 @@
 ** an id it does not know.  Returns buf. */
 const char *ggml_ftype_text(char *buf, size_t size, int64_t id);
 
+/* The name of file type id without the LLAMA_FTYPE_ prefix ("ALL_F32",
+** "MOSTLY_Q8_0", "GUESSED"), or NULL for an id the table does not know. */
+const char *ggml_ftype_name(int64_t id);
+
 /* general.file_type of GGUF model m (header holds its header bytes):
 ** 1 with *id set when the key is there with an integer type, else 0. */
 int gguf_file_type(const wt_model *m, const unsigned char *header, int64_t *id);
