@@ -366,7 +366,7 @@ tsan: fuzz-deps
 	WT_INPLACE=$(TSAN_INPLACE) TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
 	  $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/weights.so $(BUILD)/demo $(BUILD)/tsan/work $(TSAN_ITERATIONS)
 
-# Fuzzing (issue: hardening).  FUZZ_SECONDS per target; seeds come from the
+# Fuzzing.  FUZZ_SECONDS per target; seeds come from the
 # fixtures (when ../shared is there) and the generated test files.
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang

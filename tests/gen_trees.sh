@@ -83,6 +83,27 @@ write() {
   printf '%s' "$2" > "$1"
 }
 
+# ---- sniff: the safetensors header limit of content sniffing ----
+# big_header.bin: a safetensors file whose header is 1,000,000 bytes (one
+# U8 tensor t of one byte): a model by content.  over_limit.bin: its first
+# 8 bytes say the header is 100,000,001 bytes, one past the limit of
+# formats/sniff.c (ST_MAX_HEADER), followed by '{' and zeros (sparse):
+# not a model by content, so a folder does not list it.
+mkdir sniff
+/usr/bin/python3 - <<'PY'
+import json, struct
+body = {"t": {"dtype": "U8", "shape": [1], "data_offsets": [0, 1]}}
+base = len(json.dumps({"__metadata__": {"pad": ""}, **body}, separators=(",", ":")))
+pad = "x" * (1000000 - base)
+hdr = json.dumps({"__metadata__": {"pad": pad}, **body}, separators=(",", ":")).encode()
+assert len(hdr) == 1000000
+with open("sniff/big_header.bin", "wb") as f:
+    f.write(struct.pack("<Q", len(hdr)) + hdr + b"\x07")
+with open("sniff/over_limit.bin", "wb") as f:
+    f.write(struct.pack("<Q", 100000001) + b"{")
+    f.truncate(8 + 100000001 + 1)
+PY
+
 # ---- flat: chosen by content, not by name ----
 mkdir flat flat/sub
 cp "$ST/ok_unaligned.safetensors" flat/a.safetensors

@@ -16,15 +16,23 @@ static int wt_starts(const unsigned char *data, uint64_t size, const char *prefi
   return size >= n && memcmp(data, prefix, n) == 0;
 }
 
-int wt_sniff_format(const unsigned char *data, uint64_t avail, uint64_t size) {
+/* The header length a safetensors file's first 8 bytes declare. */
+static uint64_t wt_st_declared(const unsigned char *data) {
   uint64_t n = 0;
+  int i;
+  for (i = 0; i < 8; i++)
+    n |= (uint64_t)data[i] << (8 * i);
+  return n;
+}
+
+int wt_sniff_format(const unsigned char *data, uint64_t avail, uint64_t size) {
+  uint64_t n;
   uint64_t i;
   if (wt_starts(data, avail, "GGUF"))
     return WT_FORMAT_GGUF;
   if (avail < 9 || size < avail)
     return 0;
-  for (i = 0; i < 8; i++)
-    n |= (uint64_t)data[i] << (8 * i);
+  n = wt_st_declared(data);
   if (n < 2 || n > ST_MAX_HEADER || n > size - 8)
     return 0;
   /* The JSON header starts with '{', possibly after JSON whitespace. */
@@ -60,6 +68,9 @@ const char *wt_sniff_describe(const unsigned char *data, uint64_t size, int read
   if (wt_starts(data, size, "FUGG"))
     return "a pre-release GGUF draft (magic FUGG), which is not supported";
   if (size >= 9 && data[8] == '{' && reading_as != WT_FORMAT_SAFETENSORS)
-    return "a safetensors file (read it with safetensors())";
+    return wt_st_declared(data) > ST_MAX_HEADER
+               ? "a safetensors file whose header length is over the limit (safetensors() "
+                 "says by how much)"
+               : "a safetensors file (read it with safetensors())";
   return NULL;
 }
