@@ -52,11 +52,13 @@ SQLITE_EXTENSION_INIT1
 /* Register every table and function of the extension on db. */
 WT_EXPORT int sqlite3_weights_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi) {
   static const wt_table_def *const tables[] = {
-      &wt_safetensors_table,   &wt_safetensors_metadata_table, &wt_gguf_table,
-      &wt_gguf_metadata_table, &wt_gguf_array_table,           &wt_tensors_table,
-      &wt_weights_files_table, &wt_weights_models_table,       &wt_tensor_values_table,
-      &wt_tensor_stats_table,  &wt_gguf_memory_table,          &wt_tensor_histogram_table,
-      &wt_model_config_table,
+      &wt_safetensors_table,   &wt_safetensors_metadata_table,
+      &wt_gguf_table,          &wt_gguf_metadata_table,
+      &wt_gguf_array_table,    &wt_tensors_table,
+      &wt_weights_files_table, &wt_weights_models_table,
+      &wt_tensor_values_table, &wt_tensor_stats_table,
+      &wt_gguf_memory_table,   &wt_tensor_histogram_table,
+      &wt_model_config_table,  &wt_gguf_fit_table,
   };
   wt_cache *cache;
   size_t i;

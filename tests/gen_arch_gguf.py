@@ -3,7 +3,7 @@
 
 Each file has the tensor names and shapes llama.cpp's loader expects for its
 architecture (llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3,
-cohere2, deci, phi3, deepseek2, mamba), small dimensions, random weights (F16
+cohere2, deci, phi3, deepseek2, mamba, mistral3, granite), small dimensions, random weights (F16
 matrices, F32 vectors) and a 272-token SPM vocabulary (the 256 byte tokens
 included), so that llama.cpp (the memory oracle, tests/llama_oracle.sh)
 loads them and prints its buffer sizes.  Plus files for the planner's own
@@ -472,6 +472,12 @@ def main():
     models.update(shapes())
     for seed, (name, (kvs, t)) in enumerate(sorted(models.items())):
         write_gguf(os.path.join(d, "tiny-%s.gguf" % name), kvs + vocab(), t, seed)
+    # llama's tensors and keys under architectures whose KV cache llama.cpp
+    # sizes as llama's (granite needs its logit scale)
+    kvs, t = dense("mistral3")
+    write_gguf(os.path.join(d, "tiny-mistral3.gguf"), kvs + vocab(), t, 300)
+    kvs, t = dense("granite")
+    write_gguf(os.path.join(d, "tiny-granite.gguf"), kvs + [("granite.logit_scale", T_F32, 1.0)] + vocab(), t, 301)
     # tiny-llama in three quantizations (sql/fit_context.sql)
     kvs, t = models["llama"]
     os.makedirs(os.path.join(d, "quants"), exist_ok=True)

@@ -61,20 +61,35 @@ rm -f "$dir/node_modules/@node-llama-cpp/linux-x64/bins/linux-x64/libggml-cpu-sa
 cp tests/llama_oracle.mjs "$dir/llama_oracle.mjs"
 /usr/bin/python3 tests/gen_arch_gguf.py build/arch || exit 1
 
-# The settings: context per sequence, sequences, flash attention, K and V
-# types.  Quantized caches need head sizes that are a multiple of 32.
-settings_all="2048,1,0,f16,f16 1000,1,0,f16,f16 1500,2,1,f16,f16 700,3,0,f32,f32 600,4,1,f16,f16 8192,1,1,f16,f16"
-settings_q="4096,1,1,q8_0,q8_0 700,3,1,q4_0,q8_0"
+# The settings: n_ctx as llama.cpp gets it (all sequences together),
+# sequences, flash attention (auto, 1, 0), K and V types.  Besides plain
+# ones: flash attention's default (auto), several sequences in a small
+# context (llama.cpp gives each stream at least 256 cells), and settings
+# llama.cpp refuses on some models: a quantized V without flash attention,
+# a quantized K whose block does not divide the head (16 wide in most tiny
+# models, 32 in gemma's and qwen3moe's), K and V types that differ on an
+# MLA model (deepseek2), more than 256 sequences.
+settings_all="2048,1,0,f16,f16 1000,1,0,f16,f16 3000,2,1,f16,f16 2100,3,0,f32,f32 2400,4,1,f16,f16 8192,1,1,f16,f16"
+settings_all="$settings_all 2048,1,auto,f16,f16 300,3,auto,f16,f16 512,3,0,f16,f16 256,2,auto,f16,f16"
+settings_all="$settings_all 4096,1,1,q8_0,q8_0 2100,3,1,q4_0,q8_0 2048,1,auto,q8_0,f16 2048,1,auto,f16,q8_0"
+settings_all="$settings_all 2048,1,0,f16,q8_0 4096,257,auto,f16,f16"
 # The demo model (make demo) is a Q8_0 llama; make test builds it first.
 [ -f build/demo/tiny-llama.gguf ] || make -s build/demo/.stamp >/dev/null || exit 1
-for arch in llama qwen2 qwen2moe qwen3 qwen3moe gemma gemma2 gemma3 cohere2 deci phi3 deepseek2 mamba demo; do
+for arch in llama qwen2 qwen2moe qwen3 qwen3moe gemma gemma2 gemma3 cohere2 deci phi3 deepseek2 mamba \
+    mistral3 granite demo quants/tiny-llama-F16 quants/tiny-llama-Q8_0 quants/tiny-llama-Q4_0; do
   settings=$settings_all
-  case $arch in qwen3moe | gemma | gemma2 | gemma3) settings="$settings $settings_q" ;; esac
   f=build/arch/tiny-$arch.gguf
-  if [ $arch = demo ]; then
+  case $arch in
+  demo)
     f=build/demo/tiny-llama.gguf
-    settings="2048,1,0,f16,f16 2048,1,1,f16,f16 32768,1,1,f16,f16"
-  fi
+    settings="2048,1,0,f16,f16 2048,1,1,f16,f16 32768,1,1,f16,f16 2048,1,auto,f16,f16"
+    ;;
+  quants/*)
+    # the weights llama.cpp repacks for the CPU (CPU_REPACK): Q4_0 on x86
+    f=build/arch/$arch.gguf
+    settings="2048,1,auto,f16,f16 2048,1,0,f16,f16"
+    ;;
+  esac
   lines=$(cd "$dir" && node llama_oracle.mjs "../../$f" $settings 2>"../llama_oracle.err") || {
     cat build/llama_oracle.err >&2
     echo "llama_oracle: FAILED: llama.cpp on $f" >&2

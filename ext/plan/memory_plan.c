@@ -2,18 +2,20 @@
 ** memory_plan.c: the memory planner behind gguf_memory() (memory_plan.h).
 **
 ** It reproduces what llama.cpp allocates when it loads a GGUF on the CPU
-** with mmap (ggml-org/llama.cpp commit ec98e2002, December 2025:
-** src/llama-context.cpp, src/llama-kv-cache.cpp and
-** src/llama-memory-recurrent.cpp; checked against the log of a llama.cpp
-** build in tests/memory_oracle.test):
+** with mmap (ggml-org/llama.cpp as node-llama-cpp 3.22.1 bundles it, its
+** bundle's commit de3ff815; checked against its log in
+** tests/memory_oracle.test):
 **
 **   weights   the bytes of the tensors of each layer (blk.N.*), and of the
-**             others (token_embd, output, output_norm, ...)
+**             others (token_embd, output, output_norm, ...): the mapped file
+**   repack    the copy of the weights llama.cpp repacks for the CPU
+**             (CPU_REPACK, cpu_repack.c)
 **   k_cache   per layer with attention: row_size(type_k, key_length *
 **   v_cache   head_count_kv(il)) * cells * streams, likewise for V with
-**             value_length; cells = n_ctx padded to 256 divided among the
-**             sequences, or the sliding window's cells on SWA layers; MLA
-**             (deepseek2) keeps the latent in K and has no V cache
+**             value_length; cells per stream = PAD(PAD(n_ctx, 256) / n_seq,
+**             256) (src/llama-context.cpp, the llama_context constructor),
+**             or the sliding window's cells on SWA layers; MLA (deepseek2)
+**             keeps the latent in K and has no V cache
 **   recurrent_state  mamba: r = (d_conv-1)(d_inner + 2 n_group d_state)
 **             and s = d_state d_inner F32 values per sequence and layer
 **   output    the logits buffer, n_vocab * n_seq F32
@@ -22,7 +24,16 @@
 ** Sliding windows: gemma2 (every other layer, 4096 unless the file says),
 ** gemma3 (5 of 6 layers, when the file gives a window), cohere2 (3 of 4).
 ** An architecture the planner does not know gives the weights rows and
-** NULL cache rows that say so.  Layer: plan (uses formats and base only).
+** NULL cache rows that say so.
+**
+** Flash attention "auto" (llama.cpp's default) is on: llama.cpp turns it
+** on when the attention runs on the device of the KV cache, the CPU here
+** (resolve_fused_ops in src/llama-context.cpp).  Settings that
+** llama_init_from_model refuses are errors quoting its message: a
+** quantized V cache without flash attention; with it, a quantized K or V
+** whose block does not divide the head size; K and V types that differ for
+** an MLA model; more than 256 sequences.  Layer: plan (uses formats and
+** base only).
 */
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,6 +47,7 @@
 #define MP_PAD        256   /* llama.cpp pads the context to this many cells */
 #define MP_MAX_LAYERS 65536 /* more layers than any model: hostile metadata */
 #define MP_NOTE_SIZE  64    /* a clause of a row's note (", sliding window N") */
+#define MP_MAX_SEQ    256   /* LLAMA_MAX_SEQ */
 
 enum { MP_ATTN = 1, MP_MAMBA };
 
@@ -49,13 +61,45 @@ typedef struct mp_arch {
 } mp_arch;
 
 static const mp_arch mp_archs[] = {
-    {"llama", MP_ATTN, 0, 0, 0},     {"qwen2", MP_ATTN, 0, 0, 0},
-    {"qwen2moe", MP_ATTN, 0, 0, 0},  {"qwen3", MP_ATTN, 0, 0, 0},
-    {"qwen3moe", MP_ATTN, 0, 0, 0},  {"gemma", MP_ATTN, 0, 0, 0},
-    {"gemma2", MP_ATTN, 2, 4096, 0}, {"gemma3", MP_ATTN, 6, 0, 1},
-    {"cohere2", MP_ATTN, 4, 0, 2},   {"phi3", MP_ATTN, 0, 0, 0}, /* llama.cpp disables phi3's SWA */
-    {"deci", MP_ATTN, 0, 0, 0},      {"deepseek2", MP_ATTN, 0, 0, 0},
+    {"llama", MP_ATTN, 0, 0, 0},
+    {"qwen2", MP_ATTN, 0, 0, 0},
+    {"qwen2moe", MP_ATTN, 0, 0, 0},
+    {"qwen3", MP_ATTN, 0, 0, 0},
+    {"qwen3moe", MP_ATTN, 0, 0, 0},
+    {"gemma", MP_ATTN, 0, 0, 0},
+    {"gemma2", MP_ATTN, 2, 4096, 0},
+    {"gemma3", MP_ATTN, 6, 0, 1},
+    {"cohere2", MP_ATTN, 4, 0, 2},
+    {"phi3", MP_ATTN, 0, 0, 0}, /* llama.cpp disables phi3's SWA */
+    {"deci", MP_ATTN, 0, 0, 0},
+    {"deepseek2", MP_ATTN, 0, 0, 0},
     {"mamba", MP_MAMBA, 0, 0, 0},
+    /* Their llama.cpp model classes (src/models/NAME.cpp) read the same
+    ** attention keys as llama, set no sliding window and get the plain
+    ** llama_kv_cache (llama_model::create_memory): llama's rule. */
+    {"mistral3", MP_ATTN, 0, 0, 0},
+    {"granite", MP_ATTN, 0, 0, 0},
+    {"granitemoe", MP_ATTN, 0, 0, 0},
+    {"olmo", MP_ATTN, 0, 0, 0},
+    {"olmoe", MP_ATTN, 0, 0, 0},
+    {"starcoder2", MP_ATTN, 0, 0, 0},
+    {"internlm2", MP_ATTN, 0, 0, 0},
+    {"stablelm", MP_ATTN, 0, 0, 0},
+    {"exaone", MP_ATTN, 0, 0, 0},
+    {"command-r", MP_ATTN, 0, 0, 0},
+    {"qwen", MP_ATTN, 0, 0, 0},
+    {"baichuan", MP_ATTN, 0, 0, 0},
+    {"xverse", MP_ATTN, 0, 0, 0},
+    {"orion", MP_ATTN, 0, 0, 0},
+    {"smollm3", MP_ATTN, 0, 0, 0},
+    {"seed_oss", MP_ATTN, 0, 0, 0},
+    {"ernie4_5", MP_ATTN, 0, 0, 0},
+    {"phi2", MP_ATTN, 0, 0, 0},
+    {"gpt2", MP_ATTN, 0, 0, 0},
+    {"starcoder", MP_ATTN, 0, 0, 0},
+    {"minicpm", MP_ATTN, 0, 0, 0},
+    {"arcee", MP_ATTN, 0, 0, 0},
+    {"apertus", MP_ATTN, 0, 0, 0},
 };
 
 /* The planner's working state. */
@@ -66,11 +110,15 @@ typedef struct mp_ctx {
   uint64_t n_layer;
   wt_mem_plan *plan;
   wt_error *err;
-  uint64_t *w, *nw;  /* weights bytes and tensor counts per layer, then outside */
-  uint64_t n_tokens; /* tokens of the graph llama.cpp reserves: min(n_ctx, n_ubatch) */
-  uint64_t attn;     /* compute: bytes of the attention stage (masks and scores) */
-  uint64_t act;      /* compute: F32 activations per token besides them */
-  int known_compute; /* 0 when the architecture is unknown */
+  int cpu;            /* WT_CPU_* the repack rows are for */
+  uint64_t *w, *nw;   /* weights bytes and tensor counts per layer, then outside */
+  uint64_t *rp, *nrp; /* likewise the repacked tensors (CPU_REPACK) */
+  int64_t *rp_type;   /* their type, -1 when several, -2 when some are unknown */
+  uint64_t n_tokens;  /* tokens of the graph llama.cpp reserves: min(n_ctx, n_ubatch) */
+  uint64_t attn;      /* compute: bytes of the attention stage (masks and scores) */
+  uint64_t act;       /* compute: F32 activations per token besides them */
+  int known_compute;  /* 0 when the architecture is unknown */
+  int flash_attn;     /* as resolved: 0 or 1 */
 } mp_ctx;
 
 /* ============================ Reading metadata ============================ */
@@ -243,33 +291,66 @@ static int64_t mp_tensor_layer(const wt_tensor *t) {
 static int mp_sum_weights(mp_ctx *x) {
   size_t i;
   char q[WT_QUOTE_SIZE];
-  x->w = calloc((size_t)(x->n_layer + 1) * 2, sizeof(*x->w));
+  size_t n = (size_t)(x->n_layer + 1);
+  x->w = calloc(n * 5, sizeof(*x->w));
   if (x->w == NULL)
     return wt_fail(x->err, "out of memory");
-  x->nw = x->w + x->n_layer + 1;
+  x->nw = x->w + n;
+  x->rp = x->w + 2 * n;
+  x->nrp = x->w + 3 * n;
+  x->rp_type = (int64_t *)(x->w + 4 * n);
   for (i = 0; i < x->m->n_tensors; i++) {
     const wt_tensor *t = &x->m->tensors[i];
     int64_t tl = mp_tensor_layer(t);
     uint64_t k = tl >= 0 && (uint64_t)tl < x->n_layer ? (uint64_t)tl : x->n_layer;
+    int rp;
     if (!t->nbytes_known)
       return wt_fail(x->err, "tensor %s has a type no table knows, so its size is unknown",
                      wt_quote(q, sizeof(q), t->name.p, t->name.n));
     if (wt_add(x->w[k], t->nbytes, &x->w[k]) != 0)
       return wt_fail(x->err, "the weights overflow 64 bits");
     x->nw[k]++;
+    rp = wt_cpu_repacks(t, x->cpu);
+    if (rp == 0)
+      continue;
+    if (x->nrp[k]++ == 0)
+      x->rp_type[k] = t->type_id;
+    else if (x->rp_type[k] != t->type_id && x->rp_type[k] != -2)
+      x->rp_type[k] = -1;
+    if (rp < 0)
+      x->rp_type[k] = -2;
+    else if (wt_cpu_repack_size(t) == 0 || wt_add(x->rp[k], wt_cpu_repack_size(t), &x->rp[k]) != 0)
+      return wt_fail(x->err, "the repacked weights overflow 64 bits");
   }
   return 0;
 }
 
-/* The weights row of layer il, or of the tensors outside the layers (-1). */
+/* The repack row of layer k (index n_layer: outside the layers), when
+** llama.cpp repacks some of its tensors for the CPU. */
+static int mp_repack(mp_ctx *x, int64_t il, uint64_t k) {
+  const ggml_type_info *ti = ggml_type_get(x->rp_type[k]);
+  if (x->nrp[k] == 0)
+    return 0;
+  if (x->rp_type[k] == -2)
+    return mp_row(x, il, "repack", 0, 0,
+                  "unknown: llama.cpp's repack rules for this CPU are not known (cpu 'avx2' or "
+                  "'none' plans for x86)");
+  return mp_row(x, il, "repack", 1, x->rp[k], "%llu tensors %s repacked for %s (CPU_REPACK)",
+                (unsigned long long)x->nrp[k], ti != NULL ? ti->name : "of several types",
+                wt_cpu_name(x->cpu));
+}
+
+/* The weights row of layer il, or of the tensors outside the layers (-1),
+** and its repack row. */
 static int mp_weights(mp_ctx *x, int64_t il) {
   uint64_t k = il >= 0 ? (uint64_t)il : x->n_layer;
-  if (il >= 0)
-    return mp_row(x, il, "weights", 1, x->w[k], "%llu tensors blk.%lld.*",
-                  (unsigned long long)x->nw[k], (long long)il);
-  return mp_row(x, -1, "weights", 1, x->w[k],
-                "%llu tensors outside the layers (token_embd, output, ...)",
-                (unsigned long long)x->nw[k]);
+  if (il >= 0 ? mp_row(x, il, "weights", 1, x->w[k], "%llu tensors blk.%lld.*",
+                       (unsigned long long)x->nw[k], (long long)il)
+              : mp_row(x, -1, "weights", 1, x->w[k],
+                       "%llu tensors outside the layers (token_embd, output, ...)",
+                       (unsigned long long)x->nw[k]))
+    return -1;
+  return mp_repack(x, il, k);
 }
 
 /* ================================= Caches ================================= */
@@ -279,9 +360,39 @@ static uint64_t mp_pad(uint64_t v, uint64_t p) {
   return (v + p - 1) / p * p;
 }
 
-/* The K and V cache rows of an attention model. */
-static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t n_ctx) {
-  uint64_t n_embd, *head, *head_kv, hk, hv, n_swa, cells, swa_cells, il, v_max = 0;
+/* ggml's name of type t ("q8_0", "f16", "q4_K"), into buf. */
+static const char *mp_type_name(int64_t t, char *buf, size_t n) {
+  const ggml_type_info *ti = ggml_type_get(t);
+  size_t i, len = ti != NULL ? strlen(ti->name) : 0;
+  if (len == 0 || len >= n)
+    return "?";
+  for (i = 0; i < len; i++)
+    buf[i] = (char)(ti->name[i] >= 'A' && ti->name[i] <= 'Z' ? ti->name[i] + 32 : ti->name[i]);
+  buf[len] = 0;
+  if (len >= 2 && buf[len - 2] == '_' && buf[len - 1] == 'k')
+    buf[len - 1] = 'K';
+  return buf;
+}
+
+/* llama_init_from_model's check with flash attention on: a quantized
+** cache type (ggml_is_quantized) must have a block that divides the head
+** size of its kind ('K' or 'V'). */
+static int mp_fa_block(mp_ctx *x, char kind, int64_t type, uint64_t head) {
+  const ggml_type_info *ti = ggml_type_get(type);
+  char name[32];
+  if (ti == NULL || ti->block_size <= 1 || head % ti->block_size == 0)
+    return 0;
+  mp_type_name(type, name, sizeof(name));
+  return wt_fail(x->err,
+                 "%c cache type %s with flash attention on: llama.cpp refuses it: \"%c cache type "
+                 "%s with block size %u does not divide n_embd_head_%c=%llu\"",
+                 kind, name, kind, name, ti->block_size, kind == 'K' ? 'k' : 'v',
+                 (unsigned long long)head);
+}
+
+/* The K and V cache rows of an attention model; cells per stream. */
+static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t cells) {
+  uint64_t n_embd, *head, *head_kv, hk, hv, n_swa, swa_cells, il, v_max = 0;
   uint64_t kmla = 0, vmla = 0, wide;
   const ggml_type_info *tk = ggml_type_get(s->type_k), *tv = ggml_type_get(s->type_v);
   int found_swa, mla, rc = -1;
@@ -307,10 +418,11 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
     goto done;
   /* llama.cpp's is_mla(): the decompression head sizes are given. */
   mla = kmla != 0 && vmla != 0;
+  if (s->flash_attn &&
+      (mp_fa_block(x, 'K', s->type_k, hk) != 0 || mp_fa_block(x, 'V', s->type_v, hv) != 0))
+    goto done;
   if (a->swa_pattern == 0 || (a->swa_needs_window && (!found_swa || n_swa == 0)))
     n_swa = 0;
-  /* Cells per stream: n_ctx padded, shared among the sequences (streams). */
-  cells = mp_pad(n_ctx / s->n_seq, MP_PAD);
   if (wt_add(n_swa, s->n_ubatch, &swa_cells) != 0 || swa_cells > UINT64_MAX - MP_PAD) {
     wt_fail(x->err, "the sliding window %llu overflows", (unsigned long long)n_swa);
     goto done;
@@ -452,9 +564,10 @@ static int mp_compute(mp_ctx *x, uint64_t n_vocab) {
   if (wt_add(peak, act, &peak) != 0)
     return wt_fail(x->err, "the compute buffer overflows 64 bits");
   return mp_row(x, -1, "compute", 1, peak,
-                "estimate: max(attention %llu, logits %llu) + activations %llu, %llu tokens",
+                "estimate: max(attention %llu, logits %llu) + activations %llu, %llu tokens, "
+                "flash attention %s",
                 (unsigned long long)x->attn, (unsigned long long)logits, (unsigned long long)act,
-                (unsigned long long)x->n_tokens);
+                (unsigned long long)x->n_tokens, x->flash_attn ? "on" : "off");
 }
 
 /* A later part of a split GGUF (gguf-split writes the metadata into the
@@ -489,6 +602,37 @@ void wt_mem_settings_default(wt_mem_settings *s) {
   s->type_k = s->type_v = 1; /* F16 */
   s->n_seq = 1;
   s->n_ubatch = 512;
+  s->flash_attn = WT_FA_AUTO;
+  s->cpu = WT_CPU_HOST;
+}
+
+/* The settings llama_init_from_model (src/llama-context.cpp) refuses, with
+** its message; and flash attention "auto" resolved as it is on the CPU. */
+static int mp_refused(mp_ctx *x, wt_mem_settings *s) {
+  const ggml_type_info *tv = ggml_type_get(s->type_v);
+  uint64_t kmla, vmla;
+  char k[32], v[32];
+  mp_type_name(s->type_k, k, sizeof(k));
+  mp_type_name(s->type_v, v, sizeof(v));
+  if (mp_uint(x, "attention.key_length_mla", 0, 0, &kmla, NULL) != 0 ||
+      mp_uint(x, "attention.value_length_mla", 0, 0, &vmla, NULL) != 0)
+    return -1;
+  if (kmla != 0 && vmla != 0 && s->type_k != s->type_v)
+    return wt_fail(x->err,
+                   "K cache type %s and V cache type %s: llama.cpp refuses them for this MLA "
+                   "model: \"model does not support different K (%s) and V (%s) cache types\"",
+                   k, v, k, v);
+  if (tv != NULL && tv->block_size > 1 && s->flash_attn == WT_FA_OFF)
+    return wt_fail(x->err,
+                   "V cache type %s with flash attention off: llama.cpp refuses it: \"quantized V "
+                   "cache requires flash_attn to be enabled\"",
+                   v);
+  if (s->flash_attn == WT_FA_AUTO)
+    s->flash_attn = WT_FA_ON;
+  if (s->n_seq > MP_MAX_SEQ)
+    return wt_fail(x->err, "n_seq %llu: llama.cpp refuses it: \"n_seq_max must be <= %d\"",
+                   (unsigned long long)s->n_seq, MP_MAX_SEQ);
+  return 0;
 }
 
 /* The architecture named in general.architecture. */
@@ -533,12 +677,13 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
   mp_ctx x;
   wt_mem_settings set = *s;
   const mp_arch *a;
-  uint64_t n_ctx, n_vocab = 0, outb = 0;
+  uint64_t n_ctx, cells, n_vocab = 0, outb = 0;
   memset(&x, 0, sizeof(x));
   x.m = m;
   x.data = data;
   x.plan = out;
   x.err = err;
+  x.cpu = s->cpu == WT_CPU_HOST ? wt_cpu_host() : s->cpu;
   memset(out, 0, sizeof(*out));
   if (m->format != WT_FORMAT_GGUF)
     return wt_fail(err, "the memory planner reads GGUF files only");
@@ -564,21 +709,21 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
     wt_fail(err, "a context of %llu tokens is out of range (1 to 2^40)", (unsigned long long)n_ctx);
     goto fail;
   }
-  n_ctx = mp_pad(n_ctx, MP_PAD);
-  if (s->n_seq > n_ctx / MP_PAD) {
-    wt_fail(err, "%llu sequences do not fit in a context of %llu tokens",
-            (unsigned long long)s->n_seq, (unsigned long long)n_ctx);
+  if (mp_refused(&x, &set) != 0)
     goto fail;
-  }
-  /* llama.cpp: n_ubatch <= n_batch <= n_ctx */
+  /* llama.cpp: n_ubatch <= n_batch <= n_ctx as asked, before its padding */
   if (set.n_ubatch > n_ctx)
     set.n_ubatch = n_ctx;
   x.n_tokens = set.n_ubatch;
+  x.flash_attn = set.flash_attn == WT_FA_ON;
+  /* n_ctx padded to 256, each stream PAD(n_ctx / n_seq, 256) cells (and
+  ** n_ctx then n_ctx_seq * n_seq): never fewer than 256 cells a stream */
+  cells = mp_pad(mp_pad(n_ctx, MP_PAD) / set.n_seq, MP_PAD);
   a = mp_arch_find(x.arch);
   if (mp_sum_weights(&x) != 0)
     goto fail;
   if (a == NULL            ? mp_unknown(&x)
-      : a->kind == MP_ATTN ? mp_attention(&x, a, &set, n_ctx)
+      : a->kind == MP_ATTN ? mp_attention(&x, a, &set, cells)
                            : mp_mamba(&x, &set))
     goto fail;
   if (mp_weights(&x, -1) != 0 || mp_vocab(&x, &n_vocab) != 0 ||

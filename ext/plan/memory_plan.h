@@ -4,10 +4,12 @@
 **
 ** Input: a parsed GGUF model (base/model.h), the bytes its metadata values
 ** live in, and the context settings (n_ctx, cache types, sequences,
-** n_ubatch, flash attention).  Output: rows (layer, part, nbytes, detail):
-** per layer its weights and its K/V cache (or recurrent state), then the
-** weights outside the layers, the output (logits) buffer and an estimate of
-** the compute buffer.  The formulas follow llama.cpp (see README "Memory
+** n_ubatch, flash attention, the CPU).  Output: rows (layer, part, nbytes,
+** detail): per layer its weights, the copy of them llama.cpp repacks for
+** the CPU and its K/V cache (or recurrent state), then the weights outside
+** the layers, the output (logits) buffer and an estimate of the compute
+** buffer.  Settings llama.cpp refuses are errors with its reason.  The formulas follow llama.cpp
+*(see README "Memory
 ** planner"); every size is overflow-checked, and metadata that llama.cpp
 ** would refuse (a per-layer array of the wrong length or type, dimensions
 ** whose product does not fit) is an error.  Pure C, no SQLite.
@@ -18,6 +20,10 @@
 #include <stdint.h>
 
 #include "base/model.h"
+#include "cpu_repack.h"
+
+/* Flash attention: llama.cpp's "auto" turns it on for a model on the CPU. */
+enum { WT_FA_OFF = 0, WT_FA_ON = 1, WT_FA_AUTO = 2 };
 
 typedef struct wt_mem_settings {
   uint64_t n_ctx;    /* tokens over all sequences; 0 = the model's context_length */
@@ -25,17 +31,20 @@ typedef struct wt_mem_settings {
   int64_t type_v;    /* ggml type id of the V cache */
   uint64_t n_seq;    /* sequences (streams), >= 1 */
   uint64_t n_ubatch; /* micro-batch, >= 1 */
-  int flash_attn;    /* 0 or 1 */
+  int flash_attn;    /* WT_FA_OFF, WT_FA_ON or WT_FA_AUTO */
+  int cpu;           /* WT_CPU_* (cpu_repack.h): whose repack rules apply */
 } wt_mem_settings;
 
-/* llama.cpp's defaults: context_length, f16, 1 sequence, 512, FA off. */
+/* llama.cpp's defaults: context_length, f16, 1 sequence, 512, FA auto;
+** this machine's CPU. */
 void wt_mem_settings_default(wt_mem_settings *s);
 
 #define WT_MEM_DETAIL 160
 
 typedef struct wt_mem_row {
   int64_t layer;    /* -1: not a layer row (SQL NULL) */
-  const char *part; /* "weights", "k_cache", "v_cache", "recurrent_state", "output", "compute" */
+  const char *part; /* "weights", "repack", "k_cache", "v_cache", "recurrent_state", "output",
+                       "compute" */
   uint64_t nbytes;
   int known;                  /* 0: nbytes is unknown (SQL NULL), detail says why */
   char detail[WT_MEM_DETAIL]; /* NUL-terminated */

@@ -1,23 +1,33 @@
 /*
-** memory.c: the table gguf_memory(path [, n_ctx [, type_k [, type_v
-** [, n_seq [, n_ubatch [, flash_attn]]]]]]): what llama.cpp allocates to
-** run a GGUF model at a context, one row per layer and part:
+** memory.c: the tables of the memory planner.
+**
+** gguf_memory(path [, n_ctx [, type_k [, type_v [, n_seq [, n_ubatch
+** [, flash_attn [, cpu]]]]]]]): what llama.cpp allocates to run a GGUF
+** model at a context, one row per layer and part:
 **
 **   SELECT part, sum(nbytes) FROM gguf_memory('build/demo/tiny-llama.gguf', 2048)
 **   GROUP BY part;
-**   compute  21757952
-**   k_cache  262144
-**   output   1040
-**   v_cache  262144
-**   weights  114976
 **
-** Columns layer (NULL outside the layers), part ('weights', 'k_cache',
-** 'v_cache', 'recurrent_state', 'output'), nbytes, detail.  NULL arguments
-** take llama.cpp's defaults (the model's context length, f16, 1 sequence,
-** n_ubatch 512, flash attention off).  The planning is
-** ext/plan/memory_plan.c; this file only reads the arguments and shows the
-** rows.  Layer: sql.
+** Columns layer (NULL outside the layers), part ('weights', 'repack',
+** 'k_cache', 'v_cache', 'recurrent_state', 'output', 'compute'), nbytes
+** (NULL when unknown), detail.  NULL arguments take llama.cpp's defaults
+** (the model's context length, f16, 1 sequence, n_ubatch 512, flash
+** attention 'auto') and this machine's CPU ('host'; or 'avx512', 'avx2',
+** 'none').
+**
+** gguf_fit(path, budget_bytes [, n_ctx, ...]): does that fit in
+** budget_bytes?  One row per part (its bytes, NULL when any of its rows is
+** unknown) and a last row 'total' whose fits is 1, 0, or NULL when any part
+** is unknown, with the reason:
+**
+**   SELECT fits, reason FROM gguf_fit('m.gguf', 24 * 1073741824, 32768)
+**   WHERE part = 'total';
+**
+** The planning is ext/plan/memory_plan.c; this file reads the arguments,
+** shows the rows and adds them up.  Layer: sql.
 */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -31,9 +41,34 @@
 SQLITE_EXTENSION_INIT3
 
 enum { GM_LAYER, GM_PART, GM_NBYTES, GM_DETAIL, GM_NCOLS };
+enum { GF_PART, GF_NBYTES, GF_FITS, GF_REASON, GF_NCOLS };
 
-static const char *const gm_args[] = {"path",  "n_ctx",    "type_k",    "type_v",
-                                      "n_seq", "n_ubatch", "flash_attn"};
+#define GM_N_SETTINGS 7 /* n_ctx, type_k, type_v, n_seq, n_ubatch, flash_attn, cpu */
+
+static const char *const gm_args[] = {"path",  "n_ctx",    "type_k",     "type_v",
+                                      "n_seq", "n_ubatch", "flash_attn", "cpu"};
+static const char *const gf_args[] = {"path",  "budget_bytes", "n_ctx",      "type_k", "type_v",
+                                      "n_seq", "n_ubatch",     "flash_attn", "cpu"};
+
+/* The parts gguf_fit() adds up, in its order. */
+static const char *const gf_parts[] = {"weights",         "repack", "k_cache", "v_cache",
+                                       "recurrent_state", "output", "compute"};
+#define GF_NPARTS (sizeof(gf_parts) / sizeof(gf_parts[0]))
+
+#define GF_REASON_SIZE (WT_MEM_DETAIL + 96)
+#define GF_MIB         1048576.0
+
+/* gguf_fit()'s rows for one file: the parts present, then the total. */
+typedef struct gf_state {
+  int n;
+  struct {
+    const char *part;
+    uint64_t nbytes;
+    int known;                   /* 0: nbytes NULL */
+    int fits;                    /* -1: NULL (part rows, or unknown) */
+    char reason[GF_REASON_SIZE]; /* "" : NULL */
+  } rows[GF_NPARTS + 1];
+} gf_state;
 
 /* The bytes the metadata values of the current file are read from (the
 ** one place this table reaches into the source). */
@@ -50,8 +85,8 @@ static int gm_count(wt_cursor *c, int k, uint64_t dflt, uint64_t lo, uint64_t *o
   }
   if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER ||
       sqlite3_value_int64(v) < (sqlite3_int64)lo) {
-    *pzErr = sqlite3_mprintf("gguf_memory(): %s must be an integer >= %llu, not '%s'", gm_args[k],
-                             (unsigned long long)lo, sqlite3_value_text(v));
+    *pzErr = sqlite3_mprintf("%s(): %s must be an integer >= %llu, not '%s'", c->def->name,
+                             c->def->arg_names[k], (unsigned long long)lo, sqlite3_value_text(v));
     return SQLITE_ERROR;
   }
   *out = (uint64_t)sqlite3_value_int64(v);
@@ -74,46 +109,83 @@ static int gm_type(wt_cursor *c, int k, int64_t *out, char **pzErr) {
       return SQLITE_OK;
     }
   }
-  *pzErr = sqlite3_mprintf("gguf_memory(): %s '%s' is not a ggml type (f32, f16, bf16, q8_0, "
+  *pzErr = sqlite3_mprintf("%s(): %s '%s' is not a ggml type (f32, f16, bf16, q8_0, "
                            "q4_0, q4_1, q5_0, q5_1, iq4_nl)",
-                           gm_args[k], name ? name : "");
+                           c->def->name, c->def->arg_names[k], name ? name : "");
   return SQLITE_ERROR;
 }
 
-/* start_file: read the settings and plan the file's memory. */
-static int gm_start(wt_cursor *c, char **pzErr) {
-  wt_mem_settings s;
-  wt_mem_plan *plan;
-  wt_error err;
-  uint64_t fa;
+/* Argument k as one of the names of choice (NULL-terminated), whose values
+** are vals; dflt when absent or NULL.  An integer matches ints[] when given. */
+static int gm_choice(wt_cursor *c, int k, const char *const *choice, const int *vals,
+                     const char *expected, int dflt, int *out, char **pzErr) {
+  sqlite3_value *v = c->args[k];
+  const char *name;
+  int i;
+  *out = dflt;
+  if (v == NULL || sqlite3_value_type(v) == SQLITE_NULL)
+    return SQLITE_OK;
+  name = (const char *)sqlite3_value_text(v);
+  for (i = 0; name != NULL && choice[i] != NULL; i++)
+    if (strcasecmp(choice[i], name) == 0) {
+      *out = vals[i];
+      return SQLITE_OK;
+    }
+  *pzErr = sqlite3_mprintf("%s(): %s %s, not '%s'", c->def->name, c->def->arg_names[k], expected,
+                           name ? name : "");
+  return SQLITE_ERROR;
+}
+
+/* The settings from the arguments that start at argument k. */
+static int gm_settings(wt_cursor *c, int k, wt_mem_settings *s, char **pzErr) {
+  static const char *const fa_names[] = {"auto", "on", "off", "1", "0", NULL};
+  static const int fa_vals[] = {WT_FA_AUTO, WT_FA_ON, WT_FA_OFF, WT_FA_ON, WT_FA_OFF};
+  static const char *const cpu_names[] = {"host", "avx512", "avx2", "none", NULL};
+  static const int cpu_vals[] = {WT_CPU_HOST, WT_CPU_AVX512, WT_CPU_AVX2, WT_CPU_NONE};
   int rc;
-  wt_mem_settings_default(&s);
-  if ((rc = gm_count(c, 1, 0, 1, &s.n_ctx, pzErr)) != SQLITE_OK ||
-      (rc = gm_type(c, 2, &s.type_k, pzErr)) != SQLITE_OK ||
-      (rc = gm_type(c, 3, &s.type_v, pzErr)) != SQLITE_OK ||
-      (rc = gm_count(c, 4, 1, 1, &s.n_seq, pzErr)) != SQLITE_OK ||
-      (rc = gm_count(c, 5, 512, 1, &s.n_ubatch, pzErr)) != SQLITE_OK ||
-      (rc = gm_count(c, 6, 0, 0, &fa, pzErr)) != SQLITE_OK)
+  wt_mem_settings_default(s);
+  if ((rc = gm_count(c, k, 0, 1, &s->n_ctx, pzErr)) != SQLITE_OK ||
+      (rc = gm_type(c, k + 1, &s->type_k, pzErr)) != SQLITE_OK ||
+      (rc = gm_type(c, k + 2, &s->type_v, pzErr)) != SQLITE_OK ||
+      (rc = gm_count(c, k + 3, 1, 1, &s->n_seq, pzErr)) != SQLITE_OK ||
+      (rc = gm_count(c, k + 4, 512, 1, &s->n_ubatch, pzErr)) != SQLITE_OK ||
+      (rc = gm_choice(c, k + 5, fa_names, fa_vals, "must be 'auto', 'on' or 'off' (or 1, 0)",
+                      WT_FA_AUTO, &s->flash_attn, pzErr)) != SQLITE_OK)
     return rc;
-  if (fa > 1) {
-    *pzErr = sqlite3_mprintf("gguf_memory(): flash_attn must be 0 or 1");
+  return gm_choice(c, k + 6, cpu_names, cpu_vals, "must be 'host', 'avx512', 'avx2' or 'none'",
+                   WT_CPU_HOST, &s->cpu, pzErr);
+}
+
+/* The plan of the current file for the settings from argument k on. */
+static int gm_plan(wt_cursor *c, int k, wt_mem_plan *plan, char **pzErr) {
+  wt_mem_settings s;
+  wt_error err;
+  int rc = gm_settings(c, k, &s, pzErr);
+  if (rc != SQLITE_OK)
+    return rc;
+  if (wt_memory_plan(&c->src->model, gm_header_bytes(c), &s, plan, &err) != 0) {
+    *pzErr = wt_error_message(c->def->name, c->src->path, err.msg);
     return SQLITE_ERROR;
   }
-  s.flash_attn = (int)fa;
-  plan = sqlite3_malloc(sizeof(*plan));
+  return SQLITE_OK;
+}
+
+/* start_file of gguf_memory(): plan the file's memory. */
+static int gm_start(wt_cursor *c, char **pzErr) {
+  wt_mem_plan *plan = sqlite3_malloc(sizeof(*plan));
+  int rc;
   if (plan == NULL)
     return SQLITE_NOMEM;
-  if (wt_memory_plan(&c->src->model, gm_header_bytes(c), &s, plan, &err) != 0) {
+  if ((rc = gm_plan(c, 1, plan, pzErr)) != SQLITE_OK) {
     sqlite3_free(plan);
-    *pzErr = wt_error_message("gguf_memory", c->src->path, err.msg);
-    return SQLITE_ERROR;
+    return rc;
   }
   c->state = plan;
   c->n_rows = (sqlite3_int64)plan->n_rows;
   return SQLITE_OK;
 }
 
-/* end_file: free the plan. */
+/* end_file of gguf_memory(): free the plan. */
 static void gm_end(wt_cursor *c) {
   if (c->state != NULL)
     wt_mem_plan_free(c->state);
@@ -147,14 +219,137 @@ const wt_table_def wt_gguf_memory_table = {
     .name = "gguf_memory",
     .schema = "CREATE TABLE x(layer INTEGER, part TEXT, nbytes INTEGER, detail TEXT, path HIDDEN,"
               " n_ctx HIDDEN, type_k HIDDEN, type_v HIDDEN, n_seq HIDDEN, n_ubatch HIDDEN,"
-              " flash_attn HIDDEN, file HIDDEN)",
+              " flash_attn HIDDEN, cpu HIDDEN, file HIDDEN)",
     .format = WT_FORMAT_GGUF,
     .n_cols = GM_NCOLS,
-    .n_args = 7,
+    .n_args = 1 + GM_N_SETTINGS,
     .n_required = 1,
     .arg_names = gm_args,
-    .usage = "path [, n_ctx [, type_k [, type_v [, n_seq [, n_ubatch [, flash_attn]]]]]]",
+    .usage = "path [, n_ctx [, type_k [, type_v [, n_seq [, n_ubatch [, flash_attn [, cpu]]]]]]]",
     .start_file = gm_start,
     .column = gm_column,
     .end_file = gm_end,
+};
+
+/* Add the plan's rows up per part into st, then the total against budget. */
+static void gf_add_up(const wt_mem_plan *plan, uint64_t budget, gf_state *st) {
+  size_t i, j;
+  int total_known = 1, overflow = 0;
+  uint64_t total = 0;
+  const char *why = NULL, *why_part = NULL;
+  for (j = 0; j < GF_NPARTS; j++) {
+    int seen = 0, known = 1;
+    uint64_t sum = 0;
+    const char *detail = NULL;
+    for (i = 0; i < plan->n_rows; i++) {
+      const wt_mem_row *r = &plan->rows[i];
+      if (strcmp(r->part, gf_parts[j]) != 0)
+        continue;
+      seen = 1;
+      if (!r->known) {
+        if (known)
+          detail = r->detail;
+        known = 0;
+      } else if (wt_add(sum, r->nbytes, &sum) != 0) {
+        overflow = 1;
+      }
+    }
+    if (!seen)
+      continue;
+    st->rows[st->n].part = gf_parts[j];
+    st->rows[st->n].nbytes = sum;
+    st->rows[st->n].known = known;
+    st->rows[st->n].fits = -1;
+    snprintf(st->rows[st->n].reason, GF_REASON_SIZE, "%s", known ? "" : detail);
+    st->n++;
+    if (!known && total_known) {
+      why = detail;
+      why_part = gf_parts[j];
+    }
+    total_known = total_known && known;
+    if (known && wt_add(total, sum, &total) != 0)
+      overflow = 1;
+  }
+  st->rows[st->n].part = "total";
+  st->rows[st->n].fits = -1;
+  st->rows[st->n].known = total_known && !overflow;
+  st->rows[st->n].nbytes = total;
+  if (!total_known)
+    snprintf(st->rows[st->n].reason, GF_REASON_SIZE, "cannot say: %s %s", why_part, why);
+  else if (overflow)
+    snprintf(st->rows[st->n].reason, GF_REASON_SIZE, "cannot say: the total overflows 64 bits");
+  else if (total <= budget) {
+    st->rows[st->n].fits = 1;
+    snprintf(st->rows[st->n].reason, GF_REASON_SIZE,
+             "fits: needs %.2f MiB of the budget of %.2f MiB", total / GF_MIB, budget / GF_MIB);
+  } else {
+    st->rows[st->n].fits = 0;
+    snprintf(st->rows[st->n].reason, GF_REASON_SIZE,
+             "does not fit: needs %.2f MiB, %.2f MiB more than the budget of %.2f MiB",
+             total / GF_MIB, (total - budget) / GF_MIB, budget / GF_MIB);
+  }
+  st->n++;
+}
+
+/* start_file of gguf_fit(): plan the file's memory and add it up. */
+static int gf_start(wt_cursor *c, char **pzErr) {
+  wt_mem_plan plan;
+  gf_state *st;
+  uint64_t budget;
+  int rc;
+  if ((rc = gm_count(c, 1, 0, 0, &budget, pzErr)) != SQLITE_OK)
+    return rc;
+  if ((rc = gm_plan(c, 2, &plan, pzErr)) != SQLITE_OK)
+    return rc;
+  st = sqlite3_malloc(sizeof(*st));
+  if (st == NULL) {
+    wt_mem_plan_free(&plan);
+    return SQLITE_NOMEM;
+  }
+  memset(st, 0, sizeof(*st));
+  gf_add_up(&plan, budget, st);
+  wt_mem_plan_free(&plan);
+  c->state = st;
+  c->n_rows = st->n;
+  return SQLITE_OK;
+}
+
+/* Column of gguf_fit(). */
+static int gf_column(wt_cursor *c, sqlite3_context *ctx, int col) {
+  const gf_state *st = c->state;
+  switch (col) {
+  case GF_PART:
+    sqlite3_result_text(ctx, st->rows[c->row].part, -1, SQLITE_STATIC);
+    break;
+  case GF_NBYTES:
+    if (st->rows[c->row].known)
+      wt_result_u64(ctx, st->rows[c->row].nbytes);
+    break;
+  case GF_FITS:
+    if (st->rows[c->row].fits >= 0)
+      sqlite3_result_int(ctx, st->rows[c->row].fits);
+    break;
+  case GF_REASON:
+    if (st->rows[c->row].reason[0])
+      sqlite3_result_text(ctx, st->rows[c->row].reason, -1, SQLITE_TRANSIENT);
+    break;
+  }
+  return SQLITE_OK;
+}
+
+const wt_table_def wt_gguf_fit_table = {
+    .name = "gguf_fit",
+    .schema = "CREATE TABLE x(part TEXT, nbytes INTEGER, fits INTEGER, reason TEXT, path HIDDEN,"
+              " budget_bytes HIDDEN, n_ctx HIDDEN, type_k HIDDEN, type_v HIDDEN, n_seq HIDDEN,"
+              " n_ubatch HIDDEN, flash_attn HIDDEN, cpu HIDDEN, file HIDDEN)",
+    .format = WT_FORMAT_GGUF,
+    .n_cols = GF_NCOLS,
+    .n_args = 2 + GM_N_SETTINGS,
+    .n_required = 2,
+    .arg_names = gf_args,
+    .usage = "path, budget_bytes [, n_ctx [, type_k [, type_v [, n_seq [, n_ubatch"
+             " [, flash_attn [, cpu]]]]]]]",
+    .start_file = gf_start,
+    .column = gf_column,
+    .end_file = wt_free_state,
 };

@@ -31,7 +31,7 @@
 #include "paths/paths.h"
 #include "bytes/source.h"
 
-#define WT_MAX_ARGS 8
+#define WT_MAX_ARGS 10
 
 typedef struct wt_cursor wt_cursor;
 

@@ -3,7 +3,9 @@
 ** ext/plan/memory_plan.c (gguf_memory()) over hostile GGUF metadata.
 **
 ** Input: 16 bytes of settings, then a GGUF header.  The settings are
-**   [0] flags: bit 0 flash attention, bit 1 n_ctx 0 (the file's context)
+**   [0] flags: bit 0 flash attention on, bit 2 (when bit 0 is clear) auto,
+**       bit 1 n_ctx 0 (the file's context), bits 3-4 the CPU (none, avx2,
+**       avx512, unknown)
 **   [1] shift, [2..5] u32 LE: n_ctx = u32 << (shift % 64) (0 when the
 **       shift loses every bit)
 **   [6] [7] type_k, type_v as signed bytes (invalid ids included)
@@ -19,7 +21,8 @@
 ** to the tensors' bytes (summed here in 128 bits); every cache, output and
 ** compute row equals the product its detail states, worked out here in
 ** 128 bits (so a wrapped 64-bit product shows); the compute row's logits
-** equal n_vocab x tokens x 4.  Built by `make fuzz`.
+** equal n_vocab x tokens x 4; the repack rows add up to at most the
+** tensors' bytes, each padded to 32.  Built by `make fuzz`.
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -71,18 +74,22 @@ static void check_cache(const wt_mem_row *r) {
 
 /* Check one successful plan against the model it was made of. */
 static void check_plan(const wt_model *m, const wt_mem_plan *p) {
-  u128 weights = 0, tensors = 0;
+  u128 weights = 0, tensors = 0, repack = 0, padded = 0;
   unsigned long long n_vocab = 0, n_seq, a, l, act, tok;
   int have_output = 0;
   size_t i;
-  for (i = 0; i < m->n_tensors; i++)
+  for (i = 0; i < m->n_tensors; i++) {
     tensors += m->tensors[i].nbytes;
+    padded += ((u128)m->tensors[i].nbytes + 31) / 32 * 32;
+  }
   for (i = 0; i < p->n_rows; i++) {
     const wt_mem_row *r = &p->rows[i];
     if (r->layer < -1 || memchr(r->detail, 0, WT_MEM_DETAIL) == NULL || (!r->known && r->nbytes))
       abort();
     if (strcmp(r->part, "weights") == 0) {
       weights += r->nbytes;
+    } else if (strcmp(r->part, "repack") == 0) {
+      repack += r->nbytes;
     } else if (strcmp(r->part, "k_cache") == 0 || strcmp(r->part, "v_cache") == 0) {
       if (r->known)
         check_cache(r);
@@ -107,7 +114,7 @@ static void check_plan(const wt_model *m, const wt_mem_plan *p) {
       abort();
     }
   }
-  if (weights != tensors)
+  if (weights != tensors || repack > padded)
     abort();
 }
 
@@ -122,7 +129,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 16)
     return 0;
   wt_mem_settings_default(&s);
-  s.flash_attn = data[0] & 1;
+  s.flash_attn = data[0] & 1 ? WT_FA_ON : data[0] & 4 ? WT_FA_AUTO : WT_FA_OFF;
+  s.cpu = (data[0] >> 3) % 4; /* WT_CPU_NONE, _AVX2, _AVX512, _UNKNOWN */
   shift = data[1] % 64;
   s.n_ctx = data[0] & 2 ? 0 : (uint64_t)rd32(data + 2) << shift;
   s.type_k = (int8_t)data[6];
