@@ -351,7 +351,8 @@ bench-run: $(MODULE) $(BUILD)/bench
 # The extension under load (tests/concurrency_test.c): 8 threads on 8
 # connections list, decode and hash the demo files while a ninth replaces
 # files underneath (by rename and, TSAN_INPLACE=1 the default, rewritten in
-# place), all built with ThreadSanitizer (clang).
+# place), all built with ThreadSanitizer (clang); then tests/mmap_test.c
+# (files truncated under mapped reads) in the same build.
 TSAN_CC    ?= clang
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 TSAN_OBJ   := $(EXT_SRC:ext/%.c=$(BUILD)/tsan/obj/%.o)
@@ -369,12 +370,18 @@ $(BUILD)/tsan/concurrency_test: tests/concurrency_test.c Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
+$(BUILD)/tsan/mmap_test: tests/mmap_test.c Makefile
+	@mkdir -p $(dir $@)
+	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
+
 .PHONY: tsan
 tsan: fuzz-deps
-	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/demo/.stamp
-	rm -rf $(BUILD)/tsan/work
+	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/demo/.stamp
+	rm -rf $(BUILD)/tsan/work $(BUILD)/tsan/mmap
 	WT_INPLACE=$(TSAN_INPLACE) TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
 	  $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/weights.so $(BUILD)/demo $(BUILD)/tsan/work $(TSAN_ITERATIONS)
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
+	  $(BUILD)/tsan/mmap_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/mmap
 
 # Fuzzing (issue: hardening).  FUZZ_SECONDS per target; seeds come from the
 # fixtures (when ../shared is there) and the generated test files.

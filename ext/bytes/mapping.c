@@ -94,8 +94,8 @@ int wt_guard_ready(const char **why) {
   off = atomic_load(&wt_bus_off);
   if (off == NULL && (sigaction(SIGBUS, NULL, &now) != 0 || !(now.sa_flags & SA_SIGINFO) ||
                       now.sa_sigaction != wt_bus_handler)) {
-    off = "another SIGBUS handler took the place of this module's, so tensor bytes are read "
-          "with pread in this process";
+    off = "the SIGBUS handler in place is not this module's (another replaced it, or the host "
+          "refused it), so tensor bytes are read with pread in this process";
     atomic_store(&wt_bus_off, off);
   }
   if (why != NULL)
