@@ -92,45 +92,28 @@ static int th_args(wt_cursor *c, int64_t *bins, double *lo, double *hi, int *ran
   return SQLITE_OK;
 }
 
-/* Where th_chunk puts the values: p (a 16-bit type's pattern counts), h,
-** or (both NULL) the running finite minimum *lo and maximum *hi. */
-typedef struct th_pass {
-  const wt_codec *codec;
-  wt_hist16 *p;
-  wt_hist *h;
-  double *lo, *hi;
-} th_pass;
-
-/* Count the values of one chunk (tensor_read.h: wt_chunk_fn; counting
-** only, it may run in the mapping's guard). */
-static int th_chunk(void *arg, const unsigned char *bytes, uint64_t nbytes, uint64_t first,
-                    uint64_t n, wt_error *e) {
-  th_pass *a = arg;
-  (void)nbytes;
-  if (a->p != NULL) {
-    wt_hist16_count(a->p, bytes + 2 * first, (size_t)n);
-    return 0;
-  }
-  if (a->h != NULL)
-    return wt_hist_tensor(a->codec, bytes, nbytes, first, n, a->h, e);
-  return wt_hist_range(a->codec, bytes, nbytes, first, n, a->lo, a->hi, e);
-}
-
 /* One pass over the n values of tensor t, a chunk of whole blocks at a
 ** time: into p (a 16-bit type's pattern counts), into h, or (both NULL)
 ** into the running finite minimum *lo and maximum *hi. */
 static int th_read(const wt_source *src, const wt_tensor *t, const wt_codec *codec, uint64_t n,
                    wt_hist16 *p, wt_hist *h, double *lo, double *hi, wt_error *e) {
   uint64_t step = wt_chunk_values(codec), v;
-  th_pass a = {codec, p, h, lo, hi};
   wt_chunk k;
   int rc = 0;
   if (n == 0)
     return wt_tensor_read(src, t, 0, 0, NULL, e) ? -1 : 0;
   if (wt_chunk_init(&k, src, t, codec, step) != 0)
     return wt_fail(e, "out of memory");
-  for (v = 0; v < n && rc == 0; v += step)
-    rc = wt_chunk_scan(&k, v, n - v < step ? n - v : step, th_chunk, &a, e);
+  for (v = 0; v < n && rc == 0; v += step) {
+    uint64_t m = n - v < step ? n - v : step;
+    rc = wt_chunk_load(&k, v, m, e);
+    if (rc == 0 && p != NULL)
+      wt_hist16_count(p, k.buf + 2 * (v - k.v0), (size_t)m);
+    else if (rc == 0 && h != NULL)
+      rc = wt_hist_tensor(codec, k.buf, wt_chunk_nbytes(&k), v - k.v0, m, h, e);
+    else if (rc == 0)
+      rc = wt_hist_range(codec, k.buf, wt_chunk_nbytes(&k), v - k.v0, m, lo, hi, e);
+  }
   free(k.buf);
   return rc ? -1 : 0;
 }

@@ -76,33 +76,21 @@ static const wt_tensor *tst_tensor(wt_cursor *c) {
   return st->only ? st->only : &c->src->model.tensors[c->row];
 }
 
-/* The argument of wt_stats_chunk. */
-typedef struct wt_stats_arg {
-  const wt_codec *codec;
-  wt_stats *st;
-} wt_stats_arg;
-
-/* Add the values of one chunk to the statistics (tensor_read.h:
-** wt_chunk_fn; decoding only, it may run in the mapping's guard). */
-static int wt_stats_chunk(void *arg, const unsigned char *p, uint64_t nbytes, uint64_t first,
-                          uint64_t n, wt_error *e) {
-  wt_stats_arg *a = arg;
-  return wt_stats_tensor(a->codec, p, nbytes, first, n, a->st, e);
-}
-
 /* Statistics of all nvalues values of tensor t, read a chunk at a time. */
 static int wt_stats_read(const wt_source *src, const wt_tensor *t, const wt_codec *codec,
                          uint64_t nvalues, wt_stats *st, wt_error *e) {
   uint64_t step = wt_chunk_values(codec), v;
-  wt_stats_arg a = {codec, st};
   wt_chunk k;
   int rc = 0;
   if (nvalues == 0)
     return wt_tensor_read(src, t, 0, 0, NULL, e);
   if (wt_chunk_init(&k, src, t, codec, step) != 0)
     return wt_fail(e, "out of memory");
-  for (v = 0; v < nvalues && rc == 0; v += step)
-    rc = wt_chunk_scan(&k, v, nvalues - v < step ? nvalues - v : step, wt_stats_chunk, &a, e);
+  for (v = 0; v < nvalues && rc == 0; v += step) {
+    uint64_t n = nvalues - v < step ? nvalues - v : step;
+    rc = wt_chunk_load(&k, v, n, e) ||
+         wt_stats_tensor(codec, k.buf, wt_chunk_nbytes(&k), v - k.v0, n, st, e);
+  }
   free(k.buf);
   return rc ? -1 : 0;
 }

@@ -95,60 +95,23 @@ int wt_chunk_init(wt_chunk *k, const wt_source *src, const wt_tensor *t, const w
   return k->buf == NULL ? -1 : 0;
 }
 
-/* The whole blocks [*b0, *b1) that hold values [v, v + n), and their
-** bytes: 0, or -1 with e set when they are more than k's buffer holds. */
-static int wt_chunk_blocks(const wt_chunk *k, uint64_t v, uint64_t n, uint64_t *b0, uint64_t *b1,
-                           uint64_t *nb, wt_error *e) {
-  uint64_t bv = k->codec->block_values;
-  *b0 = v / bv;
-  *b1 = (v + n + bv - 1) / bv;
-  *nb = (*b1 - *b0) * k->codec->block_bytes;
-  if (*nb > k->cap)
-    return wt_fail(e, "internal error: %llu bytes asked of a %llu-byte buffer",
-                   (unsigned long long)*nb, (unsigned long long)k->cap);
-  return 0;
-}
-
 /* Read the blocks holding values [v, v + n) (n > 0, within the tensor and
 ** the buffer's size in whole blocks) into k, unless they are there. */
 int wt_chunk_load(wt_chunk *k, uint64_t v, uint64_t n, wt_error *e) {
-  uint64_t bv = k->codec->block_values, bb = k->codec->block_bytes, b0, b1, nb;
+  uint64_t bv = k->codec->block_values, bb = k->codec->block_bytes;
+  uint64_t b0 = v / bv, b1 = (v + n + bv - 1) / bv, nb;
   if (v >= k->v0 && v + n <= k->v1)
     return 0;
-  if (wt_chunk_blocks(k, v, n, &b0, &b1, &nb, e) != 0)
-    return -1;
+  nb = (b1 - b0) * bb;
+  if (nb > k->cap)
+    return wt_fail(e, "internal error: %llu bytes asked of a %llu-byte buffer",
+                   (unsigned long long)nb, (unsigned long long)k->cap);
   k->v0 = k->v1 = 0;
   if (wt_tensor_read(k->src, k->t, b0 * bb, (size_t)nb, k->buf, e) != 0)
     return -1;
   k->v0 = b0 * bv;
   k->v1 = b1 * bv;
   return 0;
-}
-
-/* The argument of wt_chunk_run. */
-typedef struct wt_chunk_call {
-  wt_chunk_fn fn;
-  void *arg;
-  uint64_t first, n;
-} wt_chunk_call;
-
-/* wt_chunk_scan()'s run over the bytes (bytes/file.h: wt_scan_fn). */
-static int wt_chunk_run(void *arg, const unsigned char *p, size_t nbytes, wt_error *e) {
-  wt_chunk_call *c = arg;
-  return c->fn(c->arg, p, nbytes, c->first, c->n, e);
-}
-
-int wt_chunk_scan(wt_chunk *k, uint64_t v, uint64_t n, wt_chunk_fn fn, void *arg, wt_error *e) {
-  uint64_t bv = k->codec->block_values, bb = k->codec->block_bytes, b0, b1, nb;
-  wt_chunk_call c;
-  if (wt_chunk_blocks(k, v, n, &b0, &b1, &nb, e) != 0)
-    return -1;
-  k->v0 = k->v1 = 0;
-  c.fn = fn;
-  c.arg = arg;
-  c.first = v - b0 * bv;
-  c.n = n;
-  return wt_tensor_scan(k->src, k->t, b0 * bb, (size_t)nb, k->buf, wt_chunk_run, &c, e) ? -1 : 0;
 }
 
 /* The bytes in k (whole blocks, from value k->v0), for decode.h. */

@@ -1,10 +1,13 @@
 /*
 ** tensor_read.h: a tensor's decoder (tensor_read.c), and a buffer of
-** whole blocks of one tensor read through the source, so that values are
-** decoded a chunk at a time and nothing is allocated in proportion to a
-** tensor.  wt_chunk_load() copies the blocks into the buffer (pread, or a
-** guarded copy from the file's mapping); wt_chunk_scan() decodes them in
-** place in the mapping when the source maps (bytes/source.h).  Layer: sql.
+** whole blocks of one tensor read through the source (pread, or a copy
+** from the file's mapping under the SIGBUS guard: bytes/source.h), so that
+** values are decoded a chunk at a time and nothing is allocated in
+** proportion to a tensor.  The decoders read the buffer, not the mapping:
+** decoding in place in the mapping measured slower than decoding the copy,
+** which stays in the CPU's L2 cache (tests/bench/RESULTS.md: mapped vs
+** pread; Q4_K statistics 1.18x the time, a BF16 histogram 1.09x to 1.23x),
+** and it keeps the guarded code to one memcpy.  Layer: sql.
 */
 #ifndef WT_TENSOR_READ_H
 #define WT_TENSOR_READ_H
@@ -45,18 +48,6 @@ int wt_chunk_init(wt_chunk *k, const wt_source *src, const wt_tensor *t, const w
 /* Read the blocks holding values [v, v + n) (n > 0, within the tensor and
 ** the buffer's size in whole blocks) into k, unless they are there. */
 int wt_chunk_load(wt_chunk *k, uint64_t v, uint64_t n, wt_error *e);
-
-/* What wt_chunk_scan() runs: the values [first, first + n) of the whole
-** blocks p[0..nbytes), as the decoders of decode.h take them.  It runs
-** under the mapping's guard: only decoding, no locks or allocation. */
-typedef int (*wt_chunk_fn)(void *arg, const unsigned char *p, uint64_t nbytes, uint64_t first,
-                           uint64_t n, wt_error *e);
-
-/* Run fn over the blocks holding values [v, v + n) (as wt_chunk_load()
-** takes them): in place in the mapping, or read into k's buffer first
-** (bytes/source.h: wt_tensor_scan()).  Returns 0 or -1 with e set; k's
-** buffer then holds no values that a wt_chunk_load() could reuse. */
-int wt_chunk_scan(wt_chunk *k, uint64_t v, uint64_t n, wt_chunk_fn fn, void *arg, wt_error *e);
 
 /* The bytes in k (whole blocks, from value k->v0), for decode.h. */
 uint64_t wt_chunk_nbytes(const wt_chunk *k);
