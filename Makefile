@@ -57,10 +57,11 @@ EXT_CFLAGS  += -DWT_REMOTE
 EXT_LIBS    += -lcurl
 endif
 
-# Tensor bytes are read through a mapping of the file, under a SIGBUS guard
-# (ext/bytes/mapping.h), by default; `make MMAP=0` makes pread the default.
-# Either way a connection can choose with weights_mmap(0 or 1).
-MMAP ?= 1
+# How a connection reads tensor bytes unless it says (weights_mmap(0 or 1)):
+# 0, pread (the default: faster for a tensor read once, docs/guarantees.md has
+# the numbers), or 1, through a mapping of the file under a SIGBUS guard
+# (ext/bytes/mapping.h).
+MMAP ?= 0
 EXT_CFLAGS  += -DWT_MMAP_DEFAULT=$(MMAP)
 
 # Debian packages the build and the tests need.
@@ -261,6 +262,10 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	$(VALGRIND) $(BUILD)/park_test $(BUILD)/park > $(BUILD)/park_test.log || { cat $(BUILD)/park_test.log; exit 1; }
 	tail -1 $(BUILD)/park_test.log
 	rm -rf $(BUILD)/mmap && $(BUILD)/mmap_test $(MODULE) $(BUILD)/mmap
+	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+	  $(BUILD)/mmap_test $(BUILD)/asan/weights.so $(BUILD)/mmap > $(BUILD)/mmap_test_asan.log || \
+	  { cat $(BUILD)/mmap_test_asan.log; exit 1; }
+	tail -1 $(BUILD)/mmap_test_asan.log
 	@echo "== make demo's queries, then every recipe on what it leaves (sql/ must run after make demo)"
 	$(MAKE) --no-print-directory demo-run > $(BUILD)/demo-run.log 2>&1 || { cat $(BUILD)/demo-run.log; exit 1; }
 	sh tests/logged.sh $(LOGS)/sql.log sh tests/run_sql_examples.sh $(MODULE)
@@ -351,8 +356,9 @@ bench-run: $(MODULE) $(BUILD)/bench
 # The extension under load (tests/concurrency_test.c): 8 threads on 8
 # connections list, decode and hash the demo files while a ninth replaces
 # files underneath (by rename and, TSAN_INPLACE=1 the default, rewritten in
-# place), all built with ThreadSanitizer (clang); then tests/mmap_test.c
-# (files truncated under mapped reads) in the same build.
+# place), all built with ThreadSanitizer (clang), once with tensor bytes read
+# with pread and once through the guarded mapping (WT_MMAP=0, 1); then
+# tests/mmap_test.c (files truncated under mapped reads) in the same build.
 TSAN_CC    ?= clang
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 TSAN_OBJ   := $(EXT_SRC:ext/%.c=$(BUILD)/tsan/obj/%.o)
@@ -378,8 +384,11 @@ $(BUILD)/tsan/mmap_test: tests/mmap_test.c Makefile
 tsan: fuzz-deps
 	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/demo/.stamp
 	rm -rf $(BUILD)/tsan/work $(BUILD)/tsan/mmap
-	WT_INPLACE=$(TSAN_INPLACE) TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
-	  $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/weights.so $(BUILD)/demo $(BUILD)/tsan/work $(TSAN_ITERATIONS)
+	for mmap in 0 1; do \
+	  rm -rf $(BUILD)/tsan/work && \
+	  WT_MMAP=$$mmap WT_INPLACE=$(TSAN_INPLACE) TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
+	    $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/weights.so $(BUILD)/demo $(BUILD)/tsan/work $(TSAN_ITERATIONS) || exit 1; \
+	done
 	TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
 	  $(BUILD)/tsan/mmap_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/mmap
 
