@@ -202,6 +202,7 @@ static void *reader(void *arg) {
   if (r->alt_stack) {
     ss.ss_flags = SS_DISABLE;
     sigaltstack(&ss, NULL);
+    free(ss.ss_sp);
   }
   sqlite3_close(db);
   return NULL;
