@@ -26,6 +26,10 @@
 **   default    with SIG_DFL before, the test's own fault kills the process
 **              with SIGBUS; with SIG_IGN too, while a SIGBUS sent by kill(2)
 **              is still ignored.
+**   closed     the connection that loaded the module closed (SQLite then
+**              unloads it): the handler installed before, or SIG_DFL, still
+**              gets the test's own fault (the module stays loaded once its
+**              handler is installed).
 **   replaced   a handler installed over the module's: weights_mmap_guard()
 **              says so, weights_mmap(1) is 0, and reads still work (pread).
 **
@@ -379,6 +383,23 @@ static int part_default(int ignore) {
   return page[0] == 0 ? 3 : 4; /* not reached */
 }
 
+/* The closed part: the module's handler outlives the connection that
+** loaded it (SQLite unloads an extension at the last close): the test's
+** own fault then reaches the test's handler (exit status 0), or, under
+** SIG_DFL, kills by SIGBUS (not SIGSEGV in unmapped code). */
+static int part_closed(int dfl) {
+  volatile unsigned char *page;
+  if (dfl)
+    install(SIG_DFL, NULL);
+  else
+    install(NULL, own_handler);
+  sqlite3_close(load_and_guard());
+  page = own_fault_page();
+  if (sigsetjmp(own_jump, 1) == 0)
+    (void)page[0];
+  return own_calls == 1 && own_addr == (void *)page ? 0 : 1;
+}
+
 /* The replaced part: exit status 0 when the module noticed and reads. */
 static int part_replaced(void) {
   sqlite3 *db = load_and_guard();
@@ -464,6 +485,11 @@ int main(int argc, char **argv) {
       run("SIG_DFL before: the test's own fault still kills by SIGBUS", part_default, 0, 0, SIGBUS);
   failed += run("SIG_IGN before: kill() ignored, the own fault kills by SIGBUS", part_default, 1, 0,
                 SIGBUS);
+  failed += run("the connection closed (SQLite unloads the module): the handler before still gets "
+                "its own fault",
+                part_closed, 0, 0, 0);
+  failed += run("the connection closed: SIG_DFL before, the own fault still kills by SIGBUS",
+                part_closed, 1, 0, SIGBUS);
   failed +=
       run("a handler installed after the module's: noticed, pread instead", run_replaced, 0, 0, 0);
   printf("mmap_test: %s\n", failed ? "FAILED" : "all passed");

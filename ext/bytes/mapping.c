@@ -5,6 +5,7 @@
 #define _GNU_SOURCE /* sigorset */
 #include "mapping.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -74,9 +75,25 @@ static void wt_bus_handler(int sig, siginfo_t *si, void *ctx) {
   wt_bus_chain(sig, si, ctx);
 }
 
+/* Keep this module loaded for the life of the process: SQLite unloads an
+** extension when the last connection that loaded it closes, which would
+** leave the process's SIGBUS handler pointing at unmapped code.  0, or -1. */
+static int wt_bus_pin(void) {
+  Dl_info self;
+  if (dladdr((void *)wt_bus_handler, &self) == 0 || self.dli_fname == NULL)
+    return -1;
+  return dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE) != NULL ? 0 : -1;
+}
+
 /* Install the handler, keeping the one it replaces (once per process). */
 static void wt_bus_install(void) {
   struct sigaction sa;
+  if (wt_bus_pin() != 0) {
+    atomic_store(&wt_bus_off, "this module cannot be kept loaded (dlopen RTLD_NODELETE), so its "
+                              "SIGBUS handler is not installed and tensor bytes are read with "
+                              "pread");
+    return;
+  }
   memset(&sa, 0, sizeof(sa));
   sa.sa_sigaction = wt_bus_handler;
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;

@@ -10,7 +10,9 @@
 **   - wt_guard_ready() installs one SIGBUS handler for the process, the
 **     first time it is called, with sigaction(2) (SA_SIGINFO | SA_ONSTACK,
 **     so it runs on a thread's alternate signal stack when there is one),
-**     keeping the handler it replaces.
+**     keeping the handler it replaces.  It first makes the module stay
+**     loaded until the process ends (dlopen RTLD_NODELETE): the handler
+**     must outlive the connections, whose last close would unload it.
 **   - wt_guarded() runs a function over a range of a mapping with a jump
 **     buffer of its own, which a thread-local pointer names only while
 **     that function runs.  A SIGBUS whose address lies in that range, raised
