@@ -38,10 +38,10 @@ typedef struct wt_source {
 } wt_source;
 
 /* Whether a source reads through a mapping when nothing set it: the build's
-** default (make MMAP=0 or 1); a connection's cache sets use_map on every
-** source it hands out (cache.h: wt_cache_mmap). */
+** default (make MMAP=0 or 1; 0, pread, unless it says); a connection's
+** cache sets use_map on every source it hands out (cache.h: wt_cache_mmap). */
 #ifndef WT_MMAP_DEFAULT
-#define WT_MMAP_DEFAULT 1
+#define WT_MMAP_DEFAULT 0
 #endif
 
 /* Open path (n bytes) and parse it as format (WT_FORMAT_*; 0 = detect from
