@@ -57,6 +57,13 @@ EXT_CFLAGS  += -DWT_REMOTE
 EXT_LIBS    += -lcurl
 endif
 
+# How a connection reads tensor bytes unless it says (weights_mmap(0 or 1)):
+# 0, pread (the default: faster for a tensor read once, docs/guarantees.md has
+# the numbers), or 1, through a mapping of the file under a SIGBUS guard
+# (ext/bytes/mapping.h).
+MMAP ?= 0
+EXT_CFLAGS  += -DWT_MMAP_DEFAULT=$(MMAP)
+
 # Debian packages the build and the tests need.
 # python3-venv, -setuptools, -wheel and -apsw: the Python package's tests
 # (tests/python_pkg_test.py: a venv, an sdist, a wheel, apsw), offline.
@@ -145,6 +152,11 @@ PARK_TEST_OBJ := $(patsubst ext/%.c,$(BUILD)/obj/%.o,$(PARSER_SRC) $(BYTES_SRC) 
 $(BUILD)/park_test: tests/park_test.c $(PARK_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/park_test.c $(PARK_TEST_OBJ) $(EXT_LIBS)
 
+# Tensor bytes read through a mapping while the file is truncated, and the
+# SIGBUS handler's manners toward the process's own (tests/mmap_test.c).
+$(BUILD)/mmap_test: tests/mmap_test.c | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
+
 # A scratch dump of what the GGUF parser makes of files (tests/gguf_dump.c).
 PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
 
@@ -228,7 +240,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/arch/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/arch/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/exports_test.sh $(MODULE)
@@ -250,6 +262,11 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	rm -rf $(BUILD)/park && mkdir -p $(BUILD)/park
 	$(VALGRIND) $(BUILD)/park_test $(BUILD)/park > $(BUILD)/park_test.log || { cat $(BUILD)/park_test.log; exit 1; }
 	tail -1 $(BUILD)/park_test.log
+	rm -rf $(BUILD)/mmap && $(BUILD)/mmap_test $(MODULE) $(BUILD)/mmap
+	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+	  $(BUILD)/mmap_test $(BUILD)/asan/weights.so $(BUILD)/mmap > $(BUILD)/mmap_test_asan.log || \
+	  { cat $(BUILD)/mmap_test_asan.log; exit 1; }
+	tail -1 $(BUILD)/mmap_test_asan.log
 	@echo "== make demo's queries, then every recipe on what it leaves (sql/ must run after make demo)"
 	$(MAKE) --no-print-directory demo-run > $(BUILD)/demo-run.log 2>&1 || { cat $(BUILD)/demo-run.log; exit 1; }
 	sh tests/logged.sh $(LOGS)/sql.log sh tests/run_sql_examples.sh $(MODULE)
@@ -341,7 +358,9 @@ bench-run: $(MODULE) $(BUILD)/bench
 # The extension under load (tests/concurrency_test.c): 8 threads on 8
 # connections list, decode and hash the demo files while a ninth replaces
 # files underneath (by rename and, TSAN_INPLACE=1 the default, rewritten in
-# place), all built with ThreadSanitizer (clang).
+# place), all built with ThreadSanitizer (clang), once with tensor bytes read
+# with pread and once through the guarded mapping (WT_MMAP=0, 1); then
+# tests/mmap_test.c (files truncated under mapped reads) in the same build.
 TSAN_CC    ?= clang
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 TSAN_OBJ   := $(EXT_SRC:ext/%.c=$(BUILD)/tsan/obj/%.o)
@@ -359,12 +378,21 @@ $(BUILD)/tsan/concurrency_test: tests/concurrency_test.c Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
+$(BUILD)/tsan/mmap_test: tests/mmap_test.c Makefile
+	@mkdir -p $(dir $@)
+	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
+
 .PHONY: tsan
 tsan: fuzz-deps
-	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/demo/.stamp
-	rm -rf $(BUILD)/tsan/work
-	WT_INPLACE=$(TSAN_INPLACE) TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
-	  $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/weights.so $(BUILD)/demo $(BUILD)/tsan/work $(TSAN_ITERATIONS)
+	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/demo/.stamp
+	rm -rf $(BUILD)/tsan/work $(BUILD)/tsan/mmap
+	for mmap in 0 1; do \
+	  rm -rf $(BUILD)/tsan/work && \
+	  WT_MMAP=$$mmap WT_INPLACE=$(TSAN_INPLACE) TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
+	    $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/weights.so $(BUILD)/demo $(BUILD)/tsan/work $(TSAN_ITERATIONS) || exit 1; \
+	done
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
+	  $(BUILD)/tsan/mmap_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/mmap
 
 # Fuzzing.  FUZZ_SECONDS per target; seeds come from the
 # fixtures (when ../shared is there) and the generated test files.

@@ -15,6 +15,9 @@
 **                  in place, alternately tiny-llama.safetensors and
 **                  tiny-llama-finetuned.safetensors (pwrite, then
 **                  ftruncate to the new length).
+** With WT_MMAP=0 or 1 in the environment every connection first runs
+** weights_mmap(0 or 1): tensor bytes read with pread or through the
+** guarded mapping (a rewrite that shrinks the file raises SIGBUS there).
 ** Each query's result is compared with what one thread alone got before
 ** the threads started: a demo file must give exactly that; a changing
 ** file must give what one of its two versions gave, or an error naming
@@ -81,6 +84,16 @@ static sqlite3 *open_db(void) {
   sqlite3_enable_load_extension(db, 1);
   if (sqlite3_load_extension(db, ext_path, NULL, &msg) != SQLITE_OK)
     die("cannot load the extension", msg);
+  if (getenv("WT_MMAP") != NULL) {
+    sqlite3_stmt *st;
+    int want = atoi(getenv("WT_MMAP")) != 0;
+    if (sqlite3_prepare_v2(db, "SELECT weights_mmap(?1)", -1, &st, NULL) != SQLITE_OK)
+      die("prepare weights_mmap", sqlite3_errmsg(db));
+    sqlite3_bind_int(st, 1, want);
+    if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int(st, 0) != want)
+      die("weights_mmap() did not take the setting of WT_MMAP", getenv("WT_MMAP"));
+    sqlite3_finalize(st);
+  }
   return db;
 }
 

@@ -102,5 +102,10 @@ mutant shape_order 'uint64_t d = row_major ? t->dims[t->ndim - 1 - k] : t->dims[
 # the statistics' sums leave out a chunk's last value (when it is not a
 # multiple of the vector step)
 mutant stats_last 'sums_scalar(x + i, n - i, k, r);' 'sums_scalar(x + i, n - i - (n > i), k, r);'
+# a large read through the mapping copies from one byte later; the mapped
+# xxh3 hash reads from one byte later
+mutant mapped_copy 'if (wt_guarded_copy(buf, f->map + off, n) == WT_GUARD_FAULT)' \
+  'if (wt_guarded_copy(buf, f->map + off + (n > 4096), n) == WT_GUARD_FAULT)'
+mutant mapped_scan 'a.p = f->map + off;' 'a.p = f->map + off + 1;'
 
 echo "mutation smoke: all $caught faults caught"

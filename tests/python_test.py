@@ -270,14 +270,17 @@ def models(conn):
 # interpreter: each case runs in a child process whose exit status is
 # checked), and the statement gives the rows it gives on the unchanged file
 # or an error naming the file.  The files are written here by Python, not
-# by our generators.
+# by our generators.  Every case runs twice: tensor bytes read with pread
+# (weights_mmap(0)) and through the guarded mapping (weights_mmap(1)).
 
 CHANGE_CHILD = r'''
 import os, sqlite3, sys, threading
-module, sql, path, how, other = sys.argv[1:6]
+module, sql, path, how, other, mmap = sys.argv[1:7]
 conn = sqlite3.connect(":memory:")
 conn.enable_load_extension(True)
 conn.load_extension(module)
+if conn.execute("SELECT weights_mmap(?)", (int(mmap),)).fetchone()[0] != int(mmap):
+    sys.exit("weights_mmap(%s) did not take: %s" % (mmap, conn.execute("SELECT weights_mmap_guard()").fetchone()[0]))
 def mutate():
     if how.endswith("inplace"):
         with open(other, "rb") as f:
@@ -352,8 +355,8 @@ def write_gguf(path, tokens):
     return starts, out
 
 
-def run_change(module, sql, path, how, other):
-    p = subprocess.run([sys.executable, "-c", CHANGE_CHILD, module, sql, path, how, other],
+def run_change(module, sql, path, how, other, mmap):
+    p = subprocess.run([sys.executable, "-c", CHANGE_CHILD, module, sql, path, how, other, mmap],
                        capture_output=True, text=True, errors="replace")
     return p.returncode, p.stdout.strip(), p.stderr.strip()
 
@@ -383,18 +386,18 @@ def changing_files(module):
         (gg, small_gg, "SELECT name, count, min, max FROM tensor_stats('%s')"),
     ]
     n = 0
-    for orig, other, sql in cases:
+    for (orig, other, sql), mmap in [(c, m) for m in ("0", "1") for c in cases]:
         n += 1
         path = os.path.join(work, "f%03d%s" % (n, os.path.splitext(orig)[1]))
         shutil.copyfile(orig, path)
-        rc0, ref, err = run_change(module, sql % path, path, "none", other)
+        rc0, ref, err = run_change(module, sql % path, path, "none", other, mmap)
         if not ok(rc0 == 0 and ref.startswith("ROWS "), sql % "..." + ": the unchanged file reads",
                   ref + err):
             continue
         for how in ("inplace", "truncate", "replace"):
             shutil.copyfile(orig, path)
-            rc, out, err = run_change(module, sql % path, path, how, other)
-            what = "%s, file changed (%s) after the first row" % (sql % "...", how)
+            rc, out, err = run_change(module, sql % path, path, how, other, mmap)
+            what = "%s, file changed (%s) after the first row, weights_mmap(%s)" % (sql % "...", how, mmap)
             ok(rc == 0, what + ": the process lives (exit status %d)" % rc, err[-300:])
             ok(out == ref or (out.startswith("ERROR ") and path in out),
                what + ": the old rows or an error naming the file", out[:300])
@@ -407,14 +410,14 @@ def changing_files(module):
     nvals = 1 << 29
     h = json.dumps({"w": {"dtype": "F32", "shape": [nvals], "data_offsets": [0, 4 * nvals]}}).encode()
     h += b" " * (-len(h) % 8)
-    for how in ("during-truncate", "during-inplace", "during-replace"):
+    for how, mmap in [(h_, m) for m in ("0", "1") for h_ in ("during-truncate", "during-inplace", "during-replace")]:
         import struct
         with open(big, "wb") as f:
             f.write(struct.pack("<Q", len(h)) + h)
             f.truncate(8 + len(h) + 4 * nvals)
         sql = "SELECT name, count, min, max, zero_count FROM tensor_stats('%s')" % big
-        rc, out, err = run_change(module, sql, big, how, small_st)
-        what = "tensor_stats of a 2 GiB sparse file, file changed (%s) while it is read" % how
+        rc, out, err = run_change(module, sql, big, how, small_st, mmap)
+        what = "tensor_stats of a 2 GiB sparse file, file changed (%s) while it is read, weights_mmap(%s)" % (how, mmap)
         ok(rc == 0, what + ": the process lives (exit status %d)" % rc, err[-300:])
         old = "ROWS [('w', %d, 0.0, 0.0, %d)]" % (nvals, nvals)
         ok(out == old or (out.startswith("ERROR ") and big in out and "file changed while in use" in out),
@@ -422,7 +425,7 @@ def changing_files(module):
         if how == "during-replace":
             ok(out == old, what + ": a file replaced by rename reads as the old one", out[:300])
         else:
-            print("  (%s: %s)" % (how, out[:160]))
+            print("  (%s, weights_mmap(%s): %s)" % (how, mmap, out[:160]))
     shutil.rmtree(work)
 
 

@@ -8,6 +8,7 @@
 */
 #include "cache.h"
 #include "fd.h"
+#include "mapping.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,13 +36,16 @@ struct wt_cache {
   uint64_t n_entries, bytes;
   uint64_t hits, misses, values_decoded;
   int remote_off;  /* weights_remote(0) */
+  int use_map;     /* weights_mmap(): given to every source handed out */
   uint64_t checks; /* wt_cache_new_check() numbers given */
 };
 
 wt_cache *wt_cache_new(void) {
   wt_cache *c = calloc(1, sizeof(*c));
-  if (c != NULL)
+  if (c != NULL) {
     c->refs = 1;
+    c->use_map = WT_MMAP_DEFAULT;
+  }
   return c;
 }
 
@@ -128,6 +132,7 @@ static int wt_cache_lookup(wt_cache *c, const char *path, size_t n, int format, 
     }
     c->hits++;
     s->refs++;
+    s->use_map = c->use_map;
     *out = s;
     return 1;
   }
@@ -183,6 +188,7 @@ int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source
   c->misses++;
   if (wt_source_open(path, n, format, out, err))
     return -1;
+  (*out)->use_map = c->use_map;
   wt_cache_insert(c, *out);
   return 0;
 }
@@ -201,6 +207,12 @@ int wt_cache_remote(wt_cache *c, int on) {
 #else
   return 0;
 #endif
+}
+
+int wt_cache_mmap(wt_cache *c, int on) {
+  if (on >= 0)
+    c->use_map = on;
+  return c->use_map && wt_guard_ready(NULL);
 }
 
 void wt_cache_adopt(wt_cache *c, wt_source *s) {

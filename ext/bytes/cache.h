@@ -85,6 +85,13 @@ void wt_cache_get_stats(const wt_cache *c, wt_cache_stats *out);
 ** setting: 0 too when the module was built with REMOTE=0. */
 int wt_cache_remote(wt_cache *c, int on);
 
+/* Tensor bytes through a mapping (mapping.h) for this connection: on = 1
+** maps, 0 reads with pread, -1 leaves it; the default is WT_MMAP_DEFAULT
+** (source.h).  Returns whether reads map: 0 too when the guard is off in
+** this process (wt_guard_ready()).  Every source the cache hands out
+** takes the setting. */
+int wt_cache_mmap(wt_cache *c, int on);
+
 /* 0 when path[0..n) may be read on this connection, -1 with err set when
 ** it is remote and remote access is off (before any request: call it
 ** before expanding a path too, which may list a remote repo). */

@@ -96,6 +96,10 @@ int wt_digest_update(wt_digest *d, const void *p, size_t n, wt_error *err) {
   return ok ? 0 : wt_fail(err, "the hash failed while adding bytes");
 }
 
+int wt_digest_in_place(const wt_digest *d) {
+  return d->kind == WT_XXH3_128 || d->kind == WT_XXH3_64 || d->kind == WT_XXH64;
+}
+
 /* Write n bytes as lower-case hex into hex (2n digits and a NUL). */
 static void wt_hex(const unsigned char *b, size_t n, char *hex) {
   static const char digits[] = "0123456789abcdef";

@@ -37,6 +37,11 @@ int wt_digest_begin(const char *name, size_t n, wt_digest **out, wt_error *err);
 /* Add n bytes.  Returns 0, or -1 with err set. */
 int wt_digest_update(wt_digest *d, const void *p, size_t n, wt_error *err);
 
+/* 1 when wt_digest_update() of d is only computation over the bytes (the
+** libxxhash kinds): no locks, no allocation, so that it may read a mapping
+** under the guard of mapping.h; 0 for OpenSSL's, which are fed copies. */
+int wt_digest_in_place(const wt_digest *d);
+
 /* Finish: 0 with hex holding the lower-case hex digits and a NUL, or -1
 ** with err set.  The digest is freed either way. */
 int wt_digest_end(wt_digest *d, char hex[WT_DIGEST_HEX_MAX], wt_error *err);

@@ -4,9 +4,11 @@
 ** A wt_file is a source of bytes with a size and an identity.  Parsers
 ** never see it: the bytes layer reads a header into memory of its own
 ** (source.c) and hands the parsers bytes.  Tensor bytes are read with
-** wt_file_read_at() into the caller's buffer; nothing is mapped, so a file
-** truncated or rewritten while a statement reads it is an error, never a
-** signal (SIGBUS).
+** wt_file_read_at() into the caller's buffer, or, for a local file mapped
+** with wt_file_map(), copied or decoded from the mapping inside the SIGBUS
+** guard of mapping.h (wt_file_read_mapped(), wt_file_scan_mapped()).
+** Either way a file truncated or rewritten while a statement reads it is
+** an error, never a signal that kills the process.
 **
 ** The operations go through a table of functions (wt_file_ops), so that
 ** this interface knows none of its implementations: the local one
@@ -52,9 +54,10 @@ struct wt_file {
   uint64_t size;          /* size at open */
   uint64_t dev, ino;      /* identity, for caches (0 for a remote source) */
   int64_t mtime_ns;
-  int remote;          /* 1 for a remote source */
-  uint64_t first_read; /* bytes the open already fetched (0 for a local file) */
-  void *impl;          /* the remote source's state */
+  const unsigned char *map; /* local files: the whole file mapped (wt_file_map), or NULL */
+  int remote;               /* 1 for a remote source */
+  uint64_t first_read;      /* bytes the open already fetched (0 for a local file) */
+  void *impl;               /* the remote source's state */
 };
 
 /* A kind of byte source chosen by the form of its path. */
@@ -90,6 +93,29 @@ int wt_file_read_at(const wt_file *f, uint64_t off, size_t n, void *buf, wt_erro
 ** open (call it after reading bytes that must all come from one
 ** version), -1 with err set ("file changed while in use: ...") otherwise. */
 int wt_file_unchanged(const wt_file *f, wt_error *err);
+
+/* Map local file f whole, read-only, once (wt_file_close() unmaps it), when
+** the guard of mapping.h is ready: 1 when f is mapped, 0 when it can only
+** be read with wt_file_read_at() (a remote source, an empty file, the
+** guard off in this process, mmap(2) failed). */
+int wt_file_map(wt_file *f);
+
+/* wt_file_read_at() of a mapped file: a copy from the mapping, under the
+** guard.  The same errors, and for a fault (the file got shorter while it
+** was read) "file changed while in use: it shrank to N bytes while bytes
+** up to byte M were read from its mapping". */
+int wt_file_read_mapped(const wt_file *f, uint64_t off, size_t n, void *buf, wt_error *err);
+
+/* What wt_file_scan_mapped() runs on mapped bytes p[0..n): only a copy or
+** a decoding loop, no locks, no allocation (mapping.h).  0, or -1 with err
+** set. */
+typedef int (*wt_scan_fn)(void *arg, const unsigned char *p, size_t n, wt_error *err);
+
+/* Run fn over bytes [off, off + n) of mapped file f, in place, under the
+** guard: what fn returns, or -1 with err set as wt_file_read_mapped() sets
+** it. */
+int wt_file_scan_mapped(const wt_file *f, uint64_t off, size_t n, wt_scan_fn fn, void *arg,
+                        wt_error *err);
 
 /* The whole file, at most max bytes, in a malloc'd buffer (*out, *n); the
 ** caller frees it.  Returns -1 with err set (size over max included). */

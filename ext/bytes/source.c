@@ -178,6 +178,7 @@ int wt_source_open(const char *path, size_t n, int format, wt_source **out, wt_e
   if (s == NULL)
     return wt_fail(err, "out of memory");
   s->refs = 1;
+  s->use_map = WT_MMAP_DEFAULT;
   s->path = malloc(n + 1);
   if (s->path == NULL) {
     free(s);
@@ -288,6 +289,14 @@ const wt_meta *wt_source_find_meta(const wt_source *s, const char *p, size_t n) 
   return s->meta_slots[j] ? &s->model.meta[s->meta_slots[j] - 1] : NULL;
 }
 
+/* Read n bytes at file offset at into buf: a copy from the mapping when s
+** maps (file.h: wt_file_map()), else pread. */
+static int wt_source_read(wt_source *s, uint64_t at, size_t n, void *buf, wt_error *err) {
+  if (s->use_map && wt_file_map(&s->file))
+    return wt_file_read_mapped(&s->file, at, n, buf, err);
+  return wt_file_read_at(&s->file, at, n, buf, err);
+}
+
 /* Read n (at most WT_AHEAD_SMALL) bytes at file offset at into buf through
 ** the read-ahead block (source.h): from the block when it holds them; else
 ** when the reads go forward through the file (this one starts at most
@@ -303,13 +312,13 @@ static int wt_read_small(wt_source *s, uint64_t at, size_t n, void *buf, wt_erro
   }
   if (last == 0 || at < last || at - last > WT_AHEAD_SMALL || at >= s->file.size ||
       (s->ahead == NULL && (s->ahead = malloc(WT_AHEAD_BLOCK)) == NULL)) {
-    if (wt_file_read_at(&s->file, at, n, buf, err) != 0)
+    if (wt_source_read(s, at, n, buf, err) != 0)
       return -1;
     return wt_file_unchanged(&s->file, err);
   }
   block = s->file.size - at < WT_AHEAD_BLOCK ? s->file.size - at : WT_AHEAD_BLOCK;
   s->ahead_n = 0;
-  if (block < n || wt_file_read_at(&s->file, at, (size_t)block, s->ahead, err) != 0 ||
+  if (block < n || wt_source_read(s, at, (size_t)block, s->ahead, err) != 0 ||
       wt_file_unchanged(&s->file, err) != 0)
     return block < n ? wt_fail(err, "bytes past the end of the file") : -1;
   s->ahead_at = at;
@@ -318,21 +327,47 @@ static int wt_read_small(wt_source *s, uint64_t at, size_t n, void *buf, wt_erro
   return 0;
 }
 
-int wt_tensor_read(const wt_source *cs, const wt_tensor *t, uint64_t off, size_t n, void *buf,
-                   wt_error *err) {
-  /* reopening a parked source and the read-ahead block change only how
-  ** s reads, never what it describes: so a source held as const reads */
-  wt_source *s = (wt_source *)cs;
+/* Check that [off, off + n) lies in tensor t and reopen a parked s: 0, or
+** -1 with err set. */
+static int wt_tensor_prepare(wt_source *s, const wt_tensor *t, uint64_t off, size_t n,
+                             wt_error *err) {
   if (off > t->nbytes || n > t->nbytes - off)
     return wt_fail(err, "bytes [%llu, %llu + %zu) are outside the tensor's %llu bytes", U(off),
                    U(off), n, U(t->nbytes));
   if (wt_source_parked(s) && wt_source_unpark(s, err))
     return -1;
+  return 0;
+}
+
+int wt_tensor_read(const wt_source *cs, const wt_tensor *t, uint64_t off, size_t n, void *buf,
+                   wt_error *err) {
+  /* reopening a parked source, the read-ahead block and the mapping change
+  ** only how s reads, never what it describes: so a source held as const
+  ** reads */
+  wt_source *s = (wt_source *)cs;
+  if (wt_tensor_prepare(s, t, off, n, err) != 0)
+    return -1;
   if (n == 0)
     return wt_file_unchanged(&s->file, err);
   if (n <= WT_AHEAD_SMALL)
     return wt_read_small(s, t->offset + off, n, buf, err);
-  if (wt_file_read_at(&s->file, t->offset + off, n, buf, err) != 0)
+  if (wt_source_read(s, t->offset + off, n, buf, err) != 0)
+    return -1;
+  return wt_file_unchanged(&s->file, err);
+}
+
+int wt_tensor_scan(const wt_source *cs, const wt_tensor *t, uint64_t off, size_t n,
+                   unsigned char *buf, wt_scan_fn fn, void *arg, wt_error *err) {
+  wt_source *s = (wt_source *)cs;
+  if (wt_tensor_prepare(s, t, off, n, err) != 0)
+    return -1;
+  /* a small read is copied through the read-ahead block: one check per block */
+  if (n <= WT_AHEAD_SMALL || !s->use_map || !wt_file_map(&s->file)) {
+    if (wt_tensor_read(s, t, off, n, buf, err) != 0)
+      return -1;
+    return fn(arg, buf, n, err);
+  }
+  if (wt_file_scan_mapped(&s->file, t->offset + off, n, fn, arg, err) != 0)
     return -1;
   return wt_file_unchanged(&s->file, err);
 }

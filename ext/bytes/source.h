@@ -8,8 +8,10 @@
 ** up to the end of the tensor infos) is read into s->header and parsed
 ** from there; every string and metadata position of s->model points into
 ** it, so listings never touch the file again.  Tensor bytes are read with
-** wt_file_read_at(&s->file, ...).  Tensors and metadata entries are found
-** by name through hash tables built once per parse.
+** wt_tensor_read() and wt_tensor_scan(): through the file's mapping under
+** the SIGBUS guard (mapping.h) when s->use_map is set and the guard is
+** ready, else with pread.  Tensors and metadata entries are found by name
+** through hash tables built once per parse.
 */
 #ifndef WT_SOURCE_H
 #define WT_SOURCE_H
@@ -32,7 +34,15 @@ typedef struct wt_source {
   unsigned char *ahead;                /* the read-ahead block (wt_tensor_read()), or NULL */
   uint64_t ahead_at, ahead_end;        /* its file offset; where the last small read ended */
   size_t ahead_n;                      /* its bytes (0: none) */
+  int use_map; /* read tensor bytes through a mapping (the connection's weights_mmap()) */
 } wt_source;
+
+/* Whether a source reads through a mapping when nothing set it: the build's
+** default (make MMAP=0 or 1; 0, pread, unless it says); a connection's
+** cache sets use_map on every source it hands out (cache.h: wt_cache_mmap). */
+#ifndef WT_MMAP_DEFAULT
+#define WT_MMAP_DEFAULT 0
+#endif
 
 /* Open path (n bytes) and parse it as format (WT_FORMAT_*; 0 = detect from
 ** the content).  Returns 0 with *out set, or -1 with err set. */
@@ -86,6 +96,15 @@ uint64_t wt_source_bytes(const wt_source *s);
 #define WT_AHEAD_BLOCK ((uint64_t)64 << 10)
 int wt_tensor_read(const wt_source *s, const wt_tensor *t, uint64_t off, size_t n, void *buf,
                    wt_error *err);
+
+/* Run fn over bytes [off, off + n) of tensor t (off + n <= t->nbytes), then
+** check that the file is unchanged since it was parsed, as
+** wt_tensor_read() does: in place in the file's mapping, under the guard
+** (fn must only copy or decode: file.h, wt_scan_fn), when s maps and n is
+** over WT_AHEAD_SMALL; else after reading them into buf (n bytes) with
+** wt_tensor_read().  What fn returns, or -1 with err set. */
+int wt_tensor_scan(const wt_source *s, const wt_tensor *t, uint64_t off, size_t n,
+                   unsigned char *buf, wt_scan_fn fn, void *arg, wt_error *err);
 
 /* Bytes read at a time when a tensor is streamed (hash, statistics,
 ** values): 256 KiB, so that the copy pread makes is still in the CPU's L2

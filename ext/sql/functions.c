@@ -11,6 +11,8 @@
 **   weights_version()                                   version string
 **   weights_cache_stats()                               the cache's counters
 **   weights_remote([on])                                remote paths on/off
+**   weights_mmap([on])                                  tensor bytes mapped/pread
+**   weights_mmap_guard()                                the SIGBUS guard's state
 **
 ** For example:
 **
@@ -21,12 +23,13 @@
 ** tensor_compare, which decodes values, is values.c's; both register
 ** through wt_register_one() (functions.h).
 **
-** The blob functions read bytes with pread straight into the result,
-** after checking that the range lies inside the tensor and that the result
-** fits the connection's SQLITE_LIMIT_LENGTH; tensor_hash streams the bytes
-** through the hash (bytes/digest.h) in chunks of WT_READ_CHUNK.  A file that got shorter or
-** changed since it was parsed is an error ("file changed while in use"),
-** never a signal and never a mix of two versions.
+** The blob functions copy bytes straight into the result (from the file's
+** mapping under the SIGBUS guard, or with pread: weights_mmap()), after
+** checking that the range lies inside the tensor and that the result fits
+** the connection's SQLITE_LIMIT_LENGTH; tensor_hash streams the bytes
+** through the hash (bytes/digest.h) in chunks of WT_READ_CHUNK.  A file
+** that got shorter or changed since it was parsed is an error ("file
+** changed while in use"), never a signal and never a mix of two versions.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +38,7 @@
 #include "functions.h"
 #include "formats/ggml_ftype.h"
 #include "bytes/digest.h"
+#include "bytes/mapping.h"
 #include "interrupt.h"
 #include "paths/models.h"
 #include "bytes/source.h"
@@ -300,7 +304,14 @@ static void wt_blob_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 /* =============================== tensor_hash ================================ */
 
-/* Feed tensor t's bytes to d, read in chunks of WT_READ_CHUNK.  Returns
+/* Feed bytes p[0..n) to the digest arg (bytes/file.h: wt_scan_fn). */
+static int wt_hash_bytes(void *arg, const unsigned char *p, size_t n, wt_error *err) {
+  return wt_digest_update(arg, p, n, err);
+}
+
+/* Feed tensor t's bytes to d, in chunks of WT_READ_CHUNK: straight from the
+** file's mapping when the source maps and d's update may run in the guard
+** (bytes/digest.h: wt_digest_in_place), else read into a buffer.  Returns
 ** 0, or -1 with err set. */
 static int wt_hash_tensor(const wt_source *src, const wt_tensor *t, wt_digest *d, wt_error *err) {
   size_t cap = t->nbytes < WT_READ_CHUNK ? (size_t)t->nbytes : WT_READ_CHUNK;
@@ -314,7 +325,9 @@ static int wt_hash_tensor(const wt_source *src, const wt_tensor *t, wt_digest *d
   }
   while (off < t->nbytes) {
     size_t n = t->nbytes - off < cap ? (size_t)(t->nbytes - off) : cap;
-    if (wt_tensor_read(src, t, off, n, buf, err) != 0 || wt_digest_update(d, buf, n, err) != 0)
+    if (wt_digest_in_place(d) ? wt_tensor_scan(src, t, off, n, buf, wt_hash_bytes, d, err) != 0
+                              : wt_tensor_read(src, t, off, n, buf, err) != 0 ||
+                                    wt_digest_update(d, buf, n, err) != 0)
       goto done;
     off += n;
   }
@@ -513,6 +526,27 @@ static void wt_remote_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   sqlite3_result_int(ctx, wt_cache_remote(aux->cache, on));
 }
 
+/* weights_mmap([on]): read tensor bytes through a mapping (1) or with
+** pread (0) on this connection; returns whether reads map, 0 too when the
+** guard is off in this process (weights_mmap_guard() says why). */
+static void wt_mmap_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const wt_func_aux *aux = sqlite3_user_data(ctx);
+  int on = -1;
+  if (argc == 1 && sqlite3_value_type(argv[0]) != SQLITE_NULL)
+    on = sqlite3_value_int(argv[0]) != 0;
+  sqlite3_result_int(ctx, wt_cache_mmap(aux->cache, on));
+}
+
+/* weights_mmap_guard(): 'ready' while the process's SIGBUS guard
+** (bytes/mapping.h) is on (installing it at the first call), else why it
+** is off. */
+static void wt_mmap_guard_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *why = NULL;
+  (void)argc;
+  (void)argv;
+  sqlite3_result_text(ctx, wt_guard_ready(&why) ? "ready" : why, -1, SQLITE_STATIC);
+}
+
 /* =============================== Registration =============================== */
 
 /* Destructor of a registration's user data. */
@@ -554,6 +588,8 @@ int wt_register_functions(sqlite3 *db, wt_cache *cache) {
       {"weights_version", 0, 0, wt_version_func, 0, WT_PURE_FLAGS},
       {"weights_cache_stats", 0, 0, wt_cache_stats_func, 0, SQLITE_UTF8},
       {"weights_remote", 0, 1, wt_remote_func, 0, SQLITE_UTF8 | SQLITE_DIRECTONLY},
+      {"weights_mmap", 0, 1, wt_mmap_func, 0, SQLITE_UTF8 | SQLITE_DIRECTONLY},
+      {"weights_mmap_guard", 0, 0, wt_mmap_guard_func, 0, SQLITE_UTF8},
   };
   size_t i;
   int n, rc = SQLITE_OK;

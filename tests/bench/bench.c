@@ -556,6 +556,7 @@ int main(int argc, char **argv) {
   if (selected("weights_report") && sql_has_function(db, "weights_report"))
     run_weights_report(ext_path, in.cache);
   run_histogram();
+  run_mmap(&in, ext_path, reps, only);
   run_remote();
 
   report_note("header sizes: safetensors %.1f KB; GGUF %.2f MB, in a %.2f GB file (%.0fx): "

@@ -12,6 +12,7 @@
 **   bench_sql.c     the same work through SQLite and the extension
 **   bench_report.c  the results table on stdout and in RESULTS.md
 **   bench_weights_report.c  weights_report() of a 100k-tensor file (issue 16)
+**   bench_mmap.c    tensor bytes through the guarded mapping against pread
 **   bench.c         main: options, the cache, the list of cases
 **
 ** The generators describe what they wrote in a bench_inputs, which the
@@ -203,6 +204,12 @@ int sql_peak_child(int argc, char **argv);
 
 /* Time the report of a 100k-tensor file written into cache; add its row. */
 void run_weights_report(const char *ext_path, const char *cache);
+
+/* ---- the guarded mapping against pread (bench_mmap.c) ---- */
+
+/* Time each case with weights_mmap(1) against weights_mmap(0), on one
+** connection and on a new one per run; add their rows (only: --only). */
+void run_mmap(const bench_inputs *in, const char *ext_path, int reps, const char *only);
 
 /* ---- report (bench_report.c) ---- */
 

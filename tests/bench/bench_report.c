@@ -13,8 +13,8 @@
 
 #include "bench.h"
 
-#define MAX_ROWS  32
-#define MAX_NOTES 16
+#define MAX_ROWS  64
+#define MAX_NOTES 32
 
 static bench_row rows[MAX_ROWS];
 static int n_rows;
