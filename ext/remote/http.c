@@ -25,19 +25,6 @@
 
 /* ======================== libcurl and its callbacks ========================= */
 
-static pthread_once_t wt_curl_once = PTHREAD_ONCE_INIT;
-static CURLcode wt_curl_init_rc = CURLE_FAILED_INIT;
-
-/* curl_global_init, once per process. */
-static void wt_curl_init(void) {
-  wt_curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
-}
-
-int wt_curl_ready(void) {
-  pthread_once(&wt_curl_once, wt_curl_init);
-  return wt_curl_init_rc == CURLE_OK ? 0 : -1;
-}
-
 /* CURLOPT_HEADERFUNCTION: keep Content-Range and ETag of the last response. */
 static size_t wt_on_header(char *line, size_t size, size_t count, void *arg) {
   wt_http *h = arg;
@@ -53,7 +40,7 @@ static size_t wt_on_body(char *p, size_t size, size_t count, void *arg) {
   wt_http *h = k->h;
   size_t n = size * count;
   long code = 0;
-  curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
+  wt_curl.easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
   if (!h->body_started) {
     wt_http_ask q = {h->off, h->want, h->opening, k->f->size, h->etag};
     h->body_started = 1;
@@ -178,7 +165,7 @@ static int wt_transfer_error(wt_http *h, const wt_file *f, CURLcode rc, long cod
   if (rc == CURLE_OPERATION_TIMEDOUT)
     return wt_fail(err, "%sthe transfer stalled or timed out", h->shown);
   if (rc != CURLE_OK && rc != CURLE_WRITE_ERROR)
-    return wt_fail(err, "%s%s", h->shown, curl_easy_strerror(rc));
+    return wt_fail(err, "%s%s", h->shown, wt_curl.easy_strerror(rc));
   if (code == 206)
     return wt_fail(err, "%sshort body: %zu of the %zu bytes asked at byte %llu", h->shown, h->got,
                    h->want, U(h->off));
@@ -199,7 +186,7 @@ static int wt_same_host(const char *a, const char *b) {
 ** is the endpoint's.  Nothing changes when that cannot be done. */
 static void wt_http_pin(wt_http *h) {
   char *eff = NULL, *copy;
-  if (curl_easy_getinfo(h->curl, CURLINFO_EFFECTIVE_URL, &eff) != CURLE_OK || eff == NULL ||
+  if (wt_curl.easy_getinfo(h->curl, CURLINFO_EFFECTIVE_URL, &eff) != CURLE_OK || eff == NULL ||
       strcmp(eff, h->url) == 0 || (copy = strdup(eff)) == NULL)
     return;
   if (wt_http_headers(h, h->token_ok && wt_same_host(h->url, copy), NULL) != 0) {
@@ -207,14 +194,14 @@ static void wt_http_pin(wt_http *h) {
     return;
   }
   h->pinned = copy;
-  curl_easy_setopt(h->curl, CURLOPT_URL, h->pinned);
+  wt_curl.easy_setopt(h->curl, CURLOPT_URL, h->pinned);
 }
 
 /* Back to the URL asked for (a pinned CDN URL may expire). */
 static int wt_http_unpin(wt_http *h) {
   free(h->pinned);
   h->pinned = NULL;
-  curl_easy_setopt(h->curl, CURLOPT_URL, h->url);
+  wt_curl.easy_setopt(h->curl, CURLOPT_URL, h->url);
   return wt_http_headers(h, h->token_ok, NULL);
 }
 
@@ -228,8 +215,8 @@ void wt_transfer_setup(wt_http *h, uint64_t off, size_t want, void *dst, wt_sink
   h->why = WT_RESP_OK;
   h->resp.cr[0] = h->resp.etag[0] = 0;
   snprintf(range, sizeof(range), "%llu-%llu", U(off), U(off + want - 1));
-  curl_easy_setopt(h->curl, CURLOPT_RANGE, range);
-  curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, k);
+  wt_curl.easy_setopt(h->curl, CURLOPT_RANGE, range);
+  wt_curl.easy_setopt(h->curl, CURLOPT_WRITEDATA, k);
 }
 
 /* GET bytes [off, off + want) into dst, retrying what may pass.  At open
@@ -246,8 +233,8 @@ static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, voi
     curl_off_t after = -1;
     double wait;
     wt_transfer_setup(h, off, want, dst, &k);
-    rc = curl_easy_perform(h->curl);
-    curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
+    rc = wt_curl.easy_perform(h->curl);
+    wt_curl.easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
     *status = code;
     if (rc == CURLE_OK && code == 206 && h->body_started && h->why == WT_RESP_OK &&
         h->got == h->want)
@@ -267,7 +254,7 @@ static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, voi
       return wt_transfer_error(h, f, rc, code, err);
     wait = backoff;
     if ((code == 429 || code == 503) &&
-        curl_easy_getinfo(h->curl, CURLINFO_RETRY_AFTER, &after) == CURLE_OK && after >= 0)
+        wt_curl.easy_getinfo(h->curl, CURLINFO_RETRY_AFTER, &after) == CURLE_OK && after >= 0)
       wait = after > 30 ? 30 : (double)after;
     if (wt_now() + wait - t0 > WT_HTTP_RETRY_TOTAL)
       return wt_transfer_error(h, f, rc, code, err);
@@ -316,8 +303,8 @@ static void wt_http_close(wt_file *f) {
   if (h == NULL)
     return;
   if (h->curl != NULL)
-    curl_easy_cleanup(h->curl);
-  curl_slist_free_all(h->hdrs);
+    wt_curl.easy_cleanup(h->curl);
+  wt_curl.slist_free_all(h->hdrs);
   free(h->url);
   free(h->pinned);
   free(h->first);
@@ -346,7 +333,7 @@ int wt_http_headers(wt_http *h, int token_ok, const char *etag) {
     wt_hf_token(token, sizeof(token));
     if (token[0] != 0) {
       snprintf(line, sizeof(line), "Authorization: Bearer %s", token);
-      l = curl_slist_append(NULL, line);
+      l = wt_curl.slist_append(NULL, line);
       memset(token, 0, sizeof(token));
       memset(line, 0, sizeof(line));
       if (l == NULL)
@@ -355,39 +342,39 @@ int wt_http_headers(wt_http *h, int token_ok, const char *etag) {
   }
   if (etag != NULL) {
     snprintf(line, sizeof(line), "If-None-Match: %s", etag);
-    if ((t = curl_slist_append(l, line)) == NULL) {
-      curl_slist_free_all(l);
+    if ((t = wt_curl.slist_append(l, line)) == NULL) {
+      wt_curl.slist_free_all(l);
       return -1;
     }
     l = t;
   }
-  curl_slist_free_all(h->hdrs);
+  wt_curl.slist_free_all(h->hdrs);
   h->hdrs = l;
   h->has_token = l != NULL && strncmp(l->data, "Authorization:", 14) == 0;
-  curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, l);
+  wt_curl.easy_setopt(h->curl, CURLOPT_HTTPHEADER, l);
   return 0;
 }
 
 int wt_http_setup(wt_http *h) {
   CURL *c = h->curl;
   long stall = wt_env_long("SQLITE_WEIGHTS_HTTP_STALL", 30, 1, 3600);
-  if (curl_easy_setopt(c, CURLOPT_URL, h->url) != CURLE_OK ||
-      curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
-      curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK)
+  if (wt_curl.easy_setopt(c, CURLOPT_URL, h->url) != CURLE_OK ||
+      wt_curl.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
+      wt_curl.easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK)
     return -1;
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(c, CURLOPT_MAXREDIRS, (long)WT_HTTP_MAX_REDIRS);
-  curl_easy_setopt(c, CURLOPT_UNRESTRICTED_AUTH, 0L);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1024L);
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, stall);
-  curl_easy_setopt(c, CURLOPT_USERAGENT, "sqlite-weights/" WEIGHTS_VERSION);
-  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, wt_on_header);
-  curl_easy_setopt(c, CURLOPT_HEADERDATA, h);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, wt_on_body);
-  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, wt_on_progress);
-  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  wt_curl.easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+  wt_curl.easy_setopt(c, CURLOPT_MAXREDIRS, (long)WT_HTTP_MAX_REDIRS);
+  wt_curl.easy_setopt(c, CURLOPT_UNRESTRICTED_AUTH, 0L);
+  wt_curl.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  wt_curl.easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+  wt_curl.easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1024L);
+  wt_curl.easy_setopt(c, CURLOPT_LOW_SPEED_TIME, stall);
+  wt_curl.easy_setopt(c, CURLOPT_USERAGENT, "sqlite-weights/" WEIGHTS_VERSION);
+  wt_curl.easy_setopt(c, CURLOPT_HEADERFUNCTION, wt_on_header);
+  wt_curl.easy_setopt(c, CURLOPT_HEADERDATA, h);
+  wt_curl.easy_setopt(c, CURLOPT_WRITEFUNCTION, wt_on_body);
+  wt_curl.easy_setopt(c, CURLOPT_XFERINFOFUNCTION, wt_on_progress);
+  wt_curl.easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
   return 0;
 }
 
@@ -417,8 +404,8 @@ int wt_http_begin(wt_file *f, const char *p, size_t n, wt_disk_entry *e, int *re
   memset(f, 0, sizeof(*f));
   memset(e, 0, sizeof(*e));
   f->fd = -1;
-  if (wt_curl_ready() != 0)
-    return wt_fail(err, "cannot initialise libcurl");
+  if (wt_curl_ready(err) != 0)
+    return -1;
   if (wt_url_resolve(p, n, getenv("HF_ENDPOINT"), &u, err) != 0)
     return -1;
   if (u.is_tree) {
@@ -438,7 +425,7 @@ int wt_http_begin(wt_file *f, const char *p, size_t n, wt_disk_entry *e, int *re
   f->impl = h;
   f->remote = 1;
   f->first_read = WT_HTTP_FIRST;
-  h->curl = curl_easy_init();
+  h->curl = wt_curl.easy_init();
   h->first = malloc((size_t)WT_HTTP_FIRST);
   kept = wt_disk_cache_get(h->url, e) == 0;
   h->token_ok = u.token_ok;

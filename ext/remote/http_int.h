@@ -6,8 +6,7 @@
 #ifndef WT_HTTP_INT_H
 #define WT_HTTP_INT_H
 
-#include <curl/curl.h>
-
+#include "curl_load.h"
 #include "disk_cache.h"
 #include "http.h"
 #include "http_parse.h"
@@ -41,9 +40,6 @@ typedef struct wt_sink {
   wt_http *h;
   const wt_file *f;
 } wt_sink;
-
-/* curl_global_init, once per process: 0, or -1 when it failed. */
-int wt_curl_ready(void);
 
 /* Set the options of h's easy handle (protocols, redirects, timeouts,
 ** callbacks).  0, or -1. */
