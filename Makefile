@@ -393,7 +393,7 @@ FUZZ_SRC_fuzz_hf_tree     := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC)
 # The real remote source (http.c built with WT_REMOTE) over tests/fuzz/fake_curl.c, not libcurl.
 FUZZ_SRC_fuzz_remote      := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC) tests/fuzz/fake_curl.c
 FUZZ_FLAGS_fuzz_remote    := -DWT_REMOTE -DWT_CURL_LINKED -DWEIGHTS_VERSION='"fuzz"' -Itests/fuzz \
-                             -DWT_HTTP_FIRST='((uint64_t)64 << 10)'
+                             -DWT_HTTP_FIRST='((uint64_t)4 << 10)'
 FUZZ_SRC_fuzz_memory      := $(PARSER_SRC) $(PLAN_SRC)
 FUZZ_SRC_fuzz_paths_names := $(FUZZ_SRC_fuzz_paths_index)
 FUZZ_SRC_fuzz_paths_arg   := $(FUZZ_SRC_fuzz_paths_index)

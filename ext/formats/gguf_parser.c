@@ -88,6 +88,12 @@
 #define GG_ALIGNMENT  32                  /* ggml GGUF_DEFAULT_ALIGNMENT */
 #define GG_QUOTE_SIZE WT_QUOTE_SIZE
 
+/* Typical sizes, for the estimate of a header's end (gg_estimate): a
+** key-value pair with a key of 26 bytes and a 4-byte value, a tensor info
+** with a name of 22 bytes and 2 dimensions (Llama-3's "blk.31.ffn_down.weight"). */
+#define GG_TYPICAL_KV     48
+#define GG_TYPICAL_TENSOR 64
+
 #define U(x) ((unsigned long long)(x))
 
 /* What is being read, for messages. */
@@ -108,6 +114,9 @@ typedef struct gg_parser {
   int kind;       /* GG_HEADER, GG_KV or GG_TENSOR */
   uint64_t index; /* of the KV or tensor */
   wt_str name;    /* its key or name once read (p == NULL before) */
+  /* for the estimate of where the header ends (gg_estimate) */
+  uint64_t kv_left, tensors_left; /* items after the one being read */
+  uint64_t item_end;              /* where the item being read ends, estimated (0: unknown) */
 } gg_parser;
 
 /* ---- Messages --------------------------------------------------------- */
@@ -341,6 +350,9 @@ static int gg_skip_strings(gg_parser *g, uint64_t count) {
   g->pos = pos;
   return 0;
 need:
+  /* the rest of the array as long as its first i elements on average */
+  if (i == 0 || wt_mul((pos - g->pos) / i, count - i, &n) != 0 || wt_add(n, pos, &g->item_end))
+    g->item_end = 0;
   return gg_need(g, pos + len);
 short_length:
   return gg_truncated(g, pos, "element #%llu string length", U(i));
@@ -739,6 +751,23 @@ static void *gg_alloc(gg_parser *g, uint64_t n, size_t size) {
   return wt_arena_alloc(g->m->arena, (size_t)bytes);
 }
 
+/* Where the header probably ends, when a parse of a prefix stopped for
+** want of bytes (g->need): the item being read (an array of strings as
+** long as its elements read so far on average), then the items after it at
+** their typical sizes; at least g->need, at most the file size.  The
+** caller reads that much at once, instead of growing its buffer blindly
+** and parsing from the start each time. */
+static uint64_t gg_estimate(const gg_parser *g) {
+  uint64_t end = g->item_end > g->need ? g->item_end : g->need, kv, tensors;
+  if (g->item_end == 0 && end < 2 * g->avail) /* no count says more: twice what was read */
+    end = 2 * g->avail;
+  if (end >= g->size || wt_mul(g->kv_left, GG_TYPICAL_KV, &kv) != 0 ||
+      wt_mul(g->tensors_left, GG_TYPICAL_TENSOR, &tensors) != 0 || kv > g->size - end ||
+      tensors > g->size - end - kv)
+    return g->size;
+  return end + kv + tensors;
+}
+
 /* Parse the whole header into g->m. */
 static int gg_run(gg_parser *g) {
   wt_model *m = g->m;
@@ -746,6 +775,8 @@ static int gg_run(gg_parser *g) {
   uint64_t *dims;
   if (gg_header(g, &n_tensors, &n_kv) != 0)
     return -1;
+  g->kv_left = n_kv;
+  g->tensors_left = n_tensors;
   /* the smallest bytes the pairs can take are in memory before their
   ** array is allocated: an allocation follows the bytes read, not a count
   ** that only the file's size bounds (no overflow: bounded by it) */
@@ -754,10 +785,13 @@ static int gg_run(gg_parser *g) {
   if (n_kv > 0 && (m->meta = gg_alloc(g, n_kv, sizeof(wt_meta))) == NULL)
     return gg_oom(g, "key-value pairs", n_kv);
   m->n_meta = (size_t)n_kv;
-  for (i = 0; i < n_kv; i++)
+  for (i = 0; i < n_kv; i++) {
+    g->kv_left = n_kv - i - 1;
     if (gg_kv(g, i, &m->meta[i]) != 0)
       return -1;
+  }
   g->kind = GG_HEADER;
+  g->kv_left = 0;
   if (gg_unique(g, GG_KV) != 0 || gg_alignment(g) != 0)
     return -1;
   g->kind = GG_HEADER;
@@ -774,9 +808,11 @@ static int gg_run(gg_parser *g) {
     if (m->tensors == NULL || dims == NULL)
       return gg_oom(g, "tensors", n_tensors);
     m->n_tensors = (size_t)n_tensors;
-    for (i = 0; i < n_tensors; i++)
+    for (i = 0; i < n_tensors; i++) {
+      g->tensors_left = n_tensors - i - 1;
       if (gg_tensor(g, i, &m->tensors[i], dims + i * GG_MAX_DIMS) != 0)
         return -1;
+    }
   }
   g->kind = GG_HEADER;
   if (gg_unique(g, GG_TENSOR) != 0 || gg_data_section(g) != 0)
@@ -809,7 +845,7 @@ int gguf_parse_prefix(const unsigned char *data, uint64_t avail, uint64_t size, 
   if (gg_run(&g) != 0) {
     wt_model_free(out);
     if (g.need > g.avail && need != NULL) {
-      *need = g.need;
+      *need = gg_estimate(&g);
       return 1;
     }
     if (g.need > g.avail)

@@ -20,8 +20,12 @@ int gguf_parse(const unsigned char *data, uint64_t size, wt_model *out, wt_error
 /* The same with only the first avail bytes of a file of size bytes in
 ** data.  A header's length is not known before it is read: when the parse
 ** needs bytes past avail it returns 1 with *need set (avail < *need <=
-** size): read the first *need bytes (or more) and call again.  Messages
-** are those of a parse of the whole file. */
+** size): read the first *need bytes (or more) and call again.  *need is
+** where the header probably ends, from the counts read so far (an array
+** of strings as long as its first elements on average, the items after it
+** at typical sizes), so that a large header is read in about two reads;
+** the caller must still grow by some factor of its own when an estimate
+** falls short.  Messages are those of a parse of the whole file. */
 int gguf_parse_prefix(const unsigned char *data, uint64_t avail, uint64_t size, wt_model *out,
                       uint64_t *need, wt_error *err);
 

@@ -124,9 +124,7 @@ void wt_http_prefetch(const char *const *paths, size_t n) {
     wt_curl.easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
     /* anything but a clean answer is left to the file's own open, which
     ** retries and says what is wrong */
-    if (p[i].done && p[i].rc == CURLE_OK &&
-        ((code == 206 && h->body_started && h->why == WT_RESP_OK && h->got == h->want) ||
-         code == 416 || (code == 304 && h->conditional)) &&
+    if (p[i].done && wt_http_opened(h, p[i].rc, code) &&
         wt_http_finish(&p[i].f, &p[i].e, 0, code, &err) == 0) {
       wt_keep_warm(paths[i], &p[i].f);
       continue;
