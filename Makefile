@@ -323,15 +323,19 @@ clean:
 	rm -rf $(BUILD) python/sqlite_weights.egg-info
 
 format:
-	clang-format -i $(EXT_SRC) $(EXT_HDR) tests/*.c tests/fuzz/*.c tests/bench/*.c tests/bench/*.h
+	clang-format -i $(EXT_SRC) $(EXT_HDR) tests/*.c tests/fuzz/*.c tests/bench/*.c tests/bench/*.h tests/bench/lister/*.c
 
 # Benchmark against the physical floor (not part of `make test`).  Generates
 # its inputs once into build/bench-cache (about 570 MB of disk; the 4.9 GB
 # GGUF is sparse) and writes tests/bench/RESULTS.md.
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 
-$(BUILD)/bench: $(BENCH_SRC) tests/bench/bench.h Makefile | $(BUILD)
+$(BUILD)/bench: $(BENCH_SRC) tests/bench/bench.h Makefile $(BUILD)/bench-gguf-list | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $(BENCH_SRC) -lsqlite3
+
+# The benchmark's baseline GGUF lister (its whole-process rows), its own program.
+$(BUILD)/bench-gguf-list: tests/bench/lister/gguf_list.c | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $<
 
 .PHONY: bench bench-run
 bench: deps
