@@ -4,10 +4,12 @@
 **
 ** A header's length is not known before it is parsed (GGUF), so the first
 ** WT_HEADER_PROBE bytes are read (or the whole file if smaller) and parsed;
-** when the parser asks for more (gguf_parse_prefix() returns 1 with where
-** it expects the header to end) the buffer grows to that, and at least by
-** 1/WT_HEADER_GROW, only the new bytes are read, and the parse runs again:
-** a large header in two or three reads and parses.  A remote source
+** when the parser asks for more (it returns 1 with where it expects the
+** header to end) the buffer grows to that, and at least by
+** 1/WT_HEADER_GROW, only the new bytes are read, and the parse goes on: a
+** GGUF parse (gguf_prefix) from where it stopped, so that no byte is parsed
+** twice but for the item it stopped in; a safetensors header is parsed once
+** its 8 + N bytes are in.  A remote source
 ** takes the same path with HTTP ranges, starting from the bytes its open
 ** already fetched (wt_file.first_read).
 */
@@ -68,9 +70,12 @@ static int wt_cut_safetensors(const unsigned char *d, uint64_t avail, uint64_t s
   return *n <= ST_MAX_HEADER && *n > size - 8;
 }
 
-/* Parse the first avail bytes as format (0: detect).  Returns 0, -1 with
-** err set, or 1 with *need set (the parser needs the first *need bytes). */
-static int wt_parse(wt_source *s, int format, uint64_t avail, uint64_t *need, wt_error *err) {
+/* Parse the first avail bytes as format (0: detect), a GGUF header going on
+** where the last call on *gp stopped (made on the first call).  Returns 0,
+** -1 with err set, or 1 with *need set (the parser needs the first *need
+** bytes). */
+static int wt_parse(wt_source *s, int format, uint64_t avail, gguf_prefix **gp, uint64_t *need,
+                    wt_error *err) {
   const unsigned char *data = s->header;
   uint64_t size = s->file.size, n;
   if (format == 0 && size == 0)
@@ -94,7 +99,9 @@ static int wt_parse(wt_source *s, int format, uint64_t avail, uint64_t *need, wt
       if (what != NULL)
         return wt_fail(err, "not a GGUF file: this is %s", what);
     }
-    return gguf_parse_prefix(data, avail, size, &s->model, need, err);
+    if (*gp == NULL && (*gp = gguf_prefix_new()) == NULL)
+      return wt_fail(err, "out of memory");
+    return gguf_prefix_parse(*gp, data, avail, size, &s->model, need, err);
   }
   return safetensors_parse_prefix(data, avail, size, &s->model, need, err);
 }
@@ -134,38 +141,51 @@ static int wt_read_header(wt_source *s, int format, wt_error *err) {
   ** disk may be shorter than the probe) */
   uint64_t first = s->file.remote && s->file.first_read > 0 ? s->file.first_read : WT_HEADER_PROBE;
   uint64_t size = s->file.size, want = size < first ? size : first, need = 0;
+  gguf_prefix *gp = NULL;
   int rc;
   for (;;) {
     unsigned char *p;
-    if (want > SIZE_MAX - 1)
-      return wt_fail(err, "a header of %llu bytes is too large for memory", U(want));
+    if (want > SIZE_MAX - 1) {
+      rc = wt_fail(err, "a header of %llu bytes is too large for memory", U(want));
+      break;
+    }
     p = realloc(s->header, (size_t)want + 1);
-    if (p == NULL)
-      return wt_fail(err, "out of memory reading a header of %llu bytes", U(want));
+    if (p == NULL) {
+      rc = wt_fail(err, "out of memory reading a header of %llu bytes", U(want));
+      break;
+    }
     s->header = p;
     if (want > s->header_avail &&
         wt_file_read_at(&s->file, s->header_avail, (size_t)(want - s->header_avail),
-                        p + s->header_avail, err) != 0)
-      return -1;
+                        p + s->header_avail, err) != 0) {
+      rc = -1;
+      break;
+    }
     s->header_avail = want;
-    rc = wt_parse(s, format, want, &need, err);
+    rc = wt_parse(s, format, want, &gp, &need, err);
     if (rc <= 0)
-      return rc;
-    if (need <= want || need > size) /* cannot happen: the parsers promise it */
-      return wt_fail(err, "the parser asked for %llu bytes of a %llu-byte file", U(need), U(size));
-    if (need > WT_HEADER_MAX)
-      return wt_fail(err,
-                     "the header needs the first %llu bytes of the file, over the limit of %llu "
-                     "bytes that this extension reads into memory",
-                     U(need), U(WT_HEADER_MAX));
+      break;
+    if (need <= want || need > size) { /* cannot happen: the parsers promise it */
+      rc = wt_fail(err, "the parser asked for %llu bytes of a %llu-byte file", U(need), U(size));
+      break;
+    }
+    if (need > WT_HEADER_MAX) {
+      rc = wt_fail(err,
+                   "the header needs the first %llu bytes of the file, over the limit of %llu "
+                   "bytes that this extension reads into memory",
+                   U(need), U(WT_HEADER_MAX));
+      break;
+    }
     /* the parser's estimate of the header's end, or 1/8 more when the
-    ** estimate falls short: a few parses, never a long crawl */
+    ** estimate falls short: a few reads, each parsed once */
     want = want > size - want / WT_HEADER_GROW ? size : want + want / WT_HEADER_GROW;
     if (want < need)
       want = need;
     if (want > WT_HEADER_MAX)
       want = WT_HEADER_MAX;
   }
+  gguf_prefix_free(gp);
+  return rc;
 }
 
 /* Slot of name p[0..n) in a table of cap slots whose entry i is named by

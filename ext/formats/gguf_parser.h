@@ -29,6 +29,23 @@ int gguf_parse(const unsigned char *data, uint64_t size, wt_model *out, wt_error
 int gguf_parse_prefix(const unsigned char *data, uint64_t avail, uint64_t size, wt_model *out,
                       uint64_t *need, wt_error *err);
 
+/* A parse of a header read in pieces, each call going on from where the
+** last one stopped (no byte is parsed twice, but for the item a call
+** stopped in): for a reader that reads a large header in several reads. */
+typedef struct gguf_prefix gguf_prefix;
+
+/* A new parse: NULL when out of memory.  Free with gguf_prefix_free. */
+gguf_prefix *gguf_prefix_new(void);
+
+/* gguf_parse_prefix() going on from the last call on p: data holds the
+** same first bytes as that call's (it may have moved: the names read so far
+** move with it), avail at least as many, size the same.  After a return
+** of 0 (*out is the model) or -1, p is spent: free it. */
+int gguf_prefix_parse(gguf_prefix *p, const unsigned char *data, uint64_t avail, uint64_t size,
+                      wt_model *out, uint64_t *need, wt_error *err);
+
+void gguf_prefix_free(gguf_prefix *p);
+
 /* True when the first bytes look like GGUF (magic "GGUF"). */
 int gguf_sniff(const unsigned char *data, uint64_t size);
 

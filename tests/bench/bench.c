@@ -197,8 +197,8 @@ static void run_peak(void) {
   snprintf(row.target_text, sizeof(row.target_text), "<= 3x header (%.2f MB)", header / 1e6);
   snprintf(row.note, sizeof(row.note),
            "ratio = (peak listing - peak bare) / header size; the header bytes read into "
-           "memory (up to twice the header: the buffer doubles while a GGUF header is read) "
-           "count in the peak");
+           "memory (up to 1.125x the header: the buffer grows to where the parser expects the "
+           "header to end, or by 1/8) count in the peak");
   row.has_target = 1;
   row.met = ratio <= 3;
   report_add(&row);
