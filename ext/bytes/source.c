@@ -72,10 +72,11 @@ static int wt_cut_safetensors(const unsigned char *d, uint64_t avail, uint64_t s
 
 /* Parse the first avail bytes as format (0: detect), a GGUF header going on
 ** where the last call on *gp stopped (made on the first call).  Returns 0,
-** -1 with err set, or 1 with *need set (the parser needs the first *need
-** bytes). */
+** -1 with err set, or 1 with *need and *least set (the header probably
+** ends at byte *need; the parse needs at least the first *least bytes). */
 static int wt_parse(wt_source *s, int format, uint64_t avail, gguf_prefix **gp, uint64_t *need,
-                    wt_error *err) {
+                    uint64_t *least, wt_error *err) {
+  int rc;
   const unsigned char *data = s->header;
   uint64_t size = s->file.size, n;
   if (format == 0 && size == 0)
@@ -101,9 +102,14 @@ static int wt_parse(wt_source *s, int format, uint64_t avail, gguf_prefix **gp, 
     }
     if (*gp == NULL && (*gp = gguf_prefix_new()) == NULL)
       return wt_fail(err, "out of memory");
-    return gguf_prefix_parse(*gp, data, avail, size, &s->model, need, err);
+    rc = gguf_prefix_parse(*gp, data, avail, size, &s->model, need, err);
+    if (rc == 1)
+      *least = gguf_prefix_needed(*gp);
+    return rc;
   }
-  return safetensors_parse_prefix(data, avail, size, &s->model, need, err);
+  rc = safetensors_parse_prefix(data, avail, size, &s->model, need, err);
+  *least = *need;
+  return rc;
 }
 
 /* Bytes enough to tell a format from (sniff.h). */
@@ -140,7 +146,7 @@ static int wt_read_header(wt_source *s, int format, wt_error *err) {
   /* a remote file starts from the bytes its open fetched (a header kept on
   ** disk may be shorter than the probe) */
   uint64_t first = s->file.remote && s->file.first_read > 0 ? s->file.first_read : WT_HEADER_PROBE;
-  uint64_t size = s->file.size, want = size < first ? size : first, need = 0;
+  uint64_t size = s->file.size, want = size < first ? size : first, need = 0, least = 0;
   gguf_prefix *gp = NULL;
   int rc;
   for (;;) {
@@ -162,18 +168,18 @@ static int wt_read_header(wt_source *s, int format, wt_error *err) {
       break;
     }
     s->header_avail = want;
-    rc = wt_parse(s, format, want, &gp, &need, err);
+    rc = wt_parse(s, format, want, &gp, &need, &least, err);
     if (rc <= 0)
       break;
-    if (need <= want || need > size) { /* cannot happen: the parsers promise it */
-      rc = wt_fail(err, "the parser asked for %llu bytes of a %llu-byte file", U(need), U(size));
+    if (least <= want || least > need || need > size) { /* cannot happen: the parsers promise it */
+      rc = wt_fail(err, "the parser asked for %llu bytes of a %llu-byte file", U(least), U(size));
       break;
     }
-    if (need > WT_HEADER_MAX) {
+    if (least > WT_HEADER_MAX) {
       rc = wt_fail(err,
                    "the header needs the first %llu bytes of the file, over the limit of %llu "
                    "bytes that this extension reads into memory",
-                   U(need), U(WT_HEADER_MAX));
+                   U(least), U(WT_HEADER_MAX));
       break;
     }
     /* the parser's estimate of the header's end, or 1/8 more when the

@@ -903,6 +903,10 @@ gguf_prefix *gguf_prefix_new(void) {
   return calloc(1, sizeof(gguf_prefix));
 }
 
+uint64_t gguf_prefix_needed(const gguf_prefix *p) {
+  return p->g.need;
+}
+
 void gguf_prefix_free(gguf_prefix *p) {
   if (p == NULL)
     return;

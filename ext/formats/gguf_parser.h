@@ -44,6 +44,10 @@ gguf_prefix *gguf_prefix_new(void);
 int gguf_prefix_parse(gguf_prefix *p, const unsigned char *data, uint64_t avail, uint64_t size,
                       wt_model *out, uint64_t *need, wt_error *err);
 
+/* After gguf_prefix_parse() returned 1: the bytes the parse needs to go
+** on, at most the *need it returned (an estimate of the header's end). */
+uint64_t gguf_prefix_needed(const gguf_prefix *p);
+
 void gguf_prefix_free(gguf_prefix *p);
 
 /* True when the first bytes look like GGUF (magic "GGUF"). */
