@@ -47,14 +47,17 @@ EXT_HDR     := $(wildcard ext/*/*.h)
 # `make -j` compiles in parallel and a change rebuilds what it touches.
 EXT_OBJ     := $(EXT_SRC:ext/%.c=$(BUILD)/obj/%.o)
 EXT_CFLAGS   = $(WARN) $(STD) -fPIC -fvisibility=hidden -Iext -DWEIGHTS_VERSION='"$(VERSION)"' $(CJSON_CFLAGS) -MMD -MP
-EXT_LIBS     = $(CJSON_LIBS) -lxxhash -lcrypto -lm
+# libcurl and libcrypto are not linked: the module opens them the first time
+# a remote path or a SHA is asked for (ext/bytes/dynlib.h), so that a
+# `.load` does not pull in the three dozen libraries they bring; their
+# headers are needed to build.
+EXT_LIBS     = $(CJSON_LIBS) -lxxhash -lm -ldl
 
 # Remote files over http(s):// and hf:// (ext/remote/http.c) need libcurl;
 # `make REMOTE=0` builds without it (remote paths then give an error).
 REMOTE ?= 1
 ifeq ($(REMOTE),1)
 EXT_CFLAGS  += -DWT_REMOTE
-EXT_LIBS    += -lcurl
 endif
 
 # How a connection reads tensor bytes unless it says (weights_mmap(0 or 1)):
@@ -125,9 +128,9 @@ $(BUILD)/decode_test: tests/decode_test.c $(DECODE_TEST_OBJ) | $(BUILD)
 
 # Unit tests of the Hugging Face cache module, against what
 # tests/gen_hf_cache.py wrote (build/testdata/hf/manifest.tsv).
-HF_TEST_OBJ := $(BASE_SRC:ext/%.c=$(BUILD)/obj/%.o) $(addprefix $(BUILD)/obj/,paths/hf_locate.o paths/hf_scan.o bytes/file_sha256.o bytes/fd.o)
+HF_TEST_OBJ := $(BASE_SRC:ext/%.c=$(BUILD)/obj/%.o) $(addprefix $(BUILD)/obj/,paths/hf_locate.o paths/hf_scan.o bytes/file_sha256.o bytes/fd.o bytes/crypto_load.o bytes/dynlib.o)
 $(BUILD)/hf_cache_test: tests/hf_cache_test.c $(HF_TEST_OBJ) | $(BUILD)
-	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/hf_cache_test.c $(HF_TEST_OBJ) -lcrypto
+	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/hf_cache_test.c $(HF_TEST_OBJ) -ldl
 
 # Unit tests of the report writer (ext/report/), linked without SQLite.
 REPORT_TEST_OBJ := $(REPORT_SRC:ext/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/base/utf8.o
@@ -244,6 +247,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/exports_test.sh $(MODULE)
+	/usr/bin/python3 tests/lazy_libs_test.py $(MODULE)
 	/usr/bin/python3 tests/check_layers.py $(BUILD)/obj
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
 	tail -1 $(BUILD)/decode_test.log
@@ -338,15 +342,19 @@ clean:
 	rm -rf $(BUILD) python/sqlite_weights.egg-info
 
 format:
-	clang-format -i $(EXT_SRC) $(EXT_HDR) tests/*.c tests/fuzz/*.c tests/bench/*.c tests/bench/*.h
+	clang-format -i $(EXT_SRC) $(EXT_HDR) tests/*.c tests/fuzz/*.c tests/bench/*.c tests/bench/*.h tests/bench/lister/*.c
 
 # Benchmark against the physical floor (not part of `make test`).  Generates
 # its inputs once into build/bench-cache (about 570 MB of disk; the 4.9 GB
 # GGUF is sparse) and writes tests/bench/RESULTS.md.
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 
-$(BUILD)/bench: $(BENCH_SRC) tests/bench/bench.h Makefile | $(BUILD)
+$(BUILD)/bench: $(BENCH_SRC) tests/bench/bench.h Makefile $(BUILD)/bench-gguf-list | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $(BENCH_SRC) -lsqlite3
+
+# The benchmark's baseline GGUF lister (its whole-process rows), its own program.
+$(BUILD)/bench-gguf-list: tests/bench/lister/gguf_list.c | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $<
 
 .PHONY: bench bench-run
 bench: deps
@@ -418,8 +426,8 @@ FUZZ_SRC_fuzz_http        := ext/remote/http_parse.c
 FUZZ_SRC_fuzz_hf_tree     := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC)
 # The real remote source (http.c built with WT_REMOTE) over tests/fuzz/fake_curl.c, not libcurl.
 FUZZ_SRC_fuzz_remote      := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC) tests/fuzz/fake_curl.c
-FUZZ_FLAGS_fuzz_remote    := -DWT_REMOTE -DWEIGHTS_VERSION='"fuzz"' -Itests/fuzz \
-                             -DWT_HTTP_FIRST='((uint64_t)64 << 10)'
+FUZZ_FLAGS_fuzz_remote    := -DWT_REMOTE -DWT_CURL_LINKED -DWEIGHTS_VERSION='"fuzz"' -Itests/fuzz \
+                             -DWT_HTTP_FIRST='((uint64_t)4 << 10)'
 FUZZ_SRC_fuzz_memory      := $(PARSER_SRC) $(PLAN_SRC)
 FUZZ_SRC_fuzz_paths_names := $(FUZZ_SRC_fuzz_paths_index)
 FUZZ_SRC_fuzz_paths_arg   := $(FUZZ_SRC_fuzz_paths_index)

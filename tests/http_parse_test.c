@@ -35,7 +35,7 @@ static void range(const char *s, int rc, uint64_t a, uint64_t b, uint64_t t) {
 static int verdict(long code, const char *lines, uint64_t off, size_t want, int opening,
                    uint64_t size, const char *etag, size_t *want_after, uint64_t *total) {
   wt_http_resp r;
-  wt_http_ask q = {off, want, opening, size, etag};
+  wt_http_ask q = {off, want, opening, size, etag, NULL, 0};
   const char *p = lines, *nl;
   int v;
   memset(&r, 0, sizeof(r));
@@ -47,6 +47,20 @@ static int verdict(long code, const char *lines, uint64_t off, size_t want, int 
   v = wt_http_verdict(code, &r, &q, total);
   *want_after = q.want;
   return v;
+}
+
+/* The verdict at open on code and lines, with a header kept (its ETag, size). */
+static int kept(long code, const char *lines, const char *etag, uint64_t size) {
+  wt_http_resp r;
+  wt_http_ask q = {0, 65536, 1, 0, "", etag, size};
+  const char *p = lines, *nl;
+  uint64_t total;
+  memset(&r, 0, sizeof(r));
+  while ((nl = strchr(p, '\n')) != NULL) {
+    wt_http_resp_line(&r, p, (size_t)(nl + 1 - p));
+    p = nl + 1;
+  }
+  return wt_http_verdict(code, &r, &q, &total);
 }
 
 int main(void) {
@@ -114,6 +128,43 @@ int main(void) {
          "read: a 200");
   expect(verdict(404, "", 4096, 100, 0, 6724, "", &w, &t) == WT_RESP_OK && w == 100,
          "read: an error page is judged by its status later");
+
+  /* a 200 at open: the header from the start of the stream, when its length is known */
+  expect(verdict(200, "Content-Length: 6724\r\n", 0, 65536, 1, 0, "", &w, &t) == WT_RESP_WHOLE &&
+             t == 6724,
+         "open: a 200 with a length");
+  expect(verdict(200, "content-length:  0 \r\n", 0, 65536, 1, 0, "", &w, &t) == WT_RESP_WHOLE &&
+             t == 0,
+         "open: a 200 of an empty file");
+  expect(verdict(200, "", 0, 65536, 1, 0, "", &w, &t) == WT_RESP_IGNORED_RANGE,
+         "open: a 200 without a length");
+  expect(verdict(200, "Content-Length: 6724x\r\n", 0, 65536, 1, 0, "", &w, &t) ==
+             WT_RESP_IGNORED_RANGE,
+         "open: a 200 with a malformed length");
+  expect(verdict(200, "Content-Length: 99999999999999999999\r\n", 0, 65536, 1, 0, "", &w, &t) ==
+             WT_RESP_IGNORED_RANGE,
+         "open: a 200 with a length of 20 digits");
+  expect(verdict(200, "Content-Length: 6724\r\nHTTP/1.1 200 OK\r\n", 0, 65536, 1, 0, "", &w, &t) ==
+             WT_RESP_IGNORED_RANGE,
+         "open: a length of an earlier response is forgotten");
+  expect(verdict(200, "Content-Length: 6724\r\n", 4096, 100, 0, 6724, "", &w, &t) ==
+             WT_RESP_IGNORED_RANGE,
+         "read: a 200 with a length");
+  /* at open with a header kept on disk (If-None-Match "k", 6724 bytes) */
+  expect(kept(200, "ETag: \"k\"\r\nContent-Length: 6724\r\n", "\"k\"", 6724) == WT_RESP_KEPT,
+         "kept: a 200 of the same version");
+  expect(kept(206, "ETag: \"k\"\r\nContent-Range: bytes 0-65535/6724000\r\n", "\"k\"", 6724000) ==
+             WT_RESP_KEPT,
+         "kept: a 206 of the same version");
+  expect(kept(206, "ETag: \"k\"\r\nContent-Range: bytes 0-65535/6724001\r\n", "\"k\"", 6724000) ==
+             WT_RESP_OK,
+         "kept: the same ETag, another size");
+  expect(kept(206, "ETag: \"j\"\r\nContent-Range: bytes 0-65535/6724000\r\n", "\"k\"", 6724000) ==
+             WT_RESP_OK,
+         "kept: another ETag");
+  expect(kept(200, "ETag: W/\"k\"\r\nContent-Length: 6724\r\n", "W/\"k\"", 6724) == WT_RESP_WHOLE,
+         "kept: a weak ETag promises no bytes");
+  expect(kept(200, "Content-Length: 6724\r\n", "", 6724) == WT_RESP_WHOLE, "kept: no ETag kept");
 
   /* body pieces */
   d = 0;

@@ -25,7 +25,8 @@ bad-range (Content-Range off by one), change (a new ETag after the first
 request), token (401 unless "Authorization: Bearer sekrit"), other-host
 (302 to the same path under /files on "localhost" instead of 127.0.0.1),
 redirect-loop (302 to itself), redirect-ftp (302 to ftp://), notfound (404),
-slow (each answer 0.3 s late: shows how many requests run at once).
+slow (each answer 0.3 s late: shows how many requests run at once),
+ignore-inm (If-None-Match ignored: the file again, with the same ETag).
 
 Every request is logged: method, path, Host, Range, status, body bytes
 sent, whether an Authorization header came, when it came and ended (t0, t1).  The server exits after
@@ -208,7 +209,7 @@ class Handler(BaseHTTPRequestHandler):
         etag = etag_of(local)
         if fault == "change" and n > 1:
             etag = '"changed-%d"' % n
-        if self.headers.get("If-None-Match") == etag:
+        if self.headers.get("If-None-Match") == etag and fault != "ignore-inm":
             return self.plain(304, b"", [("ETag", etag)])
         rng = self.headers.get("Range")
         start, end = 0, size - 1

@@ -1,15 +1,17 @@
 /*
 ** digest.c: the content hashes of tensor_hash() behind one streaming
 ** interface (digest.h).  XXH3 and XXH64 come from libxxhash, SHA-1 and
-** SHA-256 from OpenSSL's EVP interface.  Layer: io (pure C, no SQLite).
+** SHA-256 from OpenSSL's EVP interface, in libcrypto opened on first use
+** (crypto_load.h).  Layer: io (pure C, no SQLite).
 */
 #include "digest.h"
 
-#include <openssl/evp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
+
+#include "crypto_load.h"
 
 enum { WT_XXH3_128, WT_XXH3_64, WT_XXH64, WT_SHA1, WT_SHA256 };
 
@@ -34,7 +36,8 @@ void wt_digest_free(wt_digest *d) {
     return;
   XXH3_freeState(d->xxh3);
   XXH64_freeState(d->xxh64);
-  EVP_MD_CTX_free(d->evp);
+  if (d->evp != NULL)
+    wt_crypto.md_ctx_free(d->evp);
   free(d);
 }
 
@@ -50,6 +53,9 @@ int wt_digest_begin(const char *name, size_t n, wt_digest **out, wt_error *err) 
     wt_quote(q, sizeof(q), name, n);
     return wt_fail(err, "unknown hash algorithm %s: the algorithms are " WT_DIGEST_NAMES, q);
   }
+  if ((wt_digest_kinds[i].kind == WT_SHA1 || wt_digest_kinds[i].kind == WT_SHA256) &&
+      wt_crypto_load(err) != 0)
+    return -1;
   d = calloc(1, sizeof(*d));
   if (d == NULL)
     return wt_fail(err, "out of memory");
@@ -65,8 +71,9 @@ int wt_digest_begin(const char *name, size_t n, wt_digest **out, wt_error *err) 
     ok = (d->xxh64 = XXH64_createState()) != NULL && XXH64_reset(d->xxh64, 0) == XXH_OK;
     break;
   default:
-    ok = (d->evp = EVP_MD_CTX_new()) != NULL &&
-         EVP_DigestInit_ex(d->evp, d->kind == WT_SHA1 ? EVP_sha1() : EVP_sha256(), NULL) == 1;
+    ok = (d->evp = wt_crypto.md_ctx_new()) != NULL &&
+         wt_crypto.digest_init_ex(
+             d->evp, d->kind == WT_SHA1 ? wt_crypto.sha1() : wt_crypto.sha256(), NULL) == 1;
     break;
   }
   if (!ok) {
@@ -90,7 +97,7 @@ int wt_digest_update(wt_digest *d, const void *p, size_t n, wt_error *err) {
     ok = XXH64_update(d->xxh64, p, n) == XXH_OK;
     break;
   default:
-    ok = EVP_DigestUpdate(d->evp, p, n) == 1;
+    ok = wt_crypto.digest_update(d->evp, p, n) == 1;
     break;
   }
   return ok ? 0 : wt_fail(err, "the hash failed while adding bytes");
@@ -124,7 +131,8 @@ int wt_digest_end(wt_digest *d, char hex[WT_DIGEST_HEX_MAX], wt_error *err) {
     XXH64_canonicalFromHash(&c, d->kind == WT_XXH64 ? XXH64_digest(d->xxh64)
                                                     : XXH3_64bits_digest(d->xxh3));
     wt_hex(c.digest, sizeof(c.digest), hex);
-  } else if (EVP_DigestFinal_ex(d->evp, md, &md_len) == 1 && md_len * 2 < WT_DIGEST_HEX_MAX) {
+  } else if (wt_crypto.digest_final_ex(d->evp, md, &md_len) == 1 &&
+             md_len * 2 < WT_DIGEST_HEX_MAX) {
     wt_hex(md, md_len, hex);
   } else {
     rc = wt_fail(err, "the hash failed while finishing");

@@ -1,6 +1,7 @@
 /*
 ** file_sha256.c: the SHA-256 of a whole file (file_sha256.h), with
-** OpenSSL's EVP digest interface.
+** OpenSSL's EVP digest interface (libcrypto opened on first use,
+** crypto_load.h).
 **
 ** The file is opened once, when stat() says it is a regular file
 ** (O_NONBLOCK so that a FIFO put there meanwhile does not wait; fstat()
@@ -15,11 +16,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "crypto_load.h"
 
 /* Whether a and b describe the same version of a file. */
 static int wt_same_version(const struct stat *a, const struct stat *b) {
@@ -39,7 +41,7 @@ static int wt_hash_fd(int fd, uint64_t size, EVP_MD_CTX *ctx, unsigned char *buf
     if (r == 0)
       return wt_fail(err, "the file ended at byte %llu of %llu: it changed while it was hashed",
                      (unsigned long long)at, (unsigned long long)size);
-    if (EVP_DigestUpdate(ctx, buf, (size_t)r) != 1)
+    if (wt_crypto.digest_update(ctx, buf, (size_t)r) != 1)
       return wt_fail(err, "SHA-256 failed (OpenSSL EVP_DigestUpdate)");
     at += (uint64_t)r;
   }
@@ -62,6 +64,8 @@ int wt_sha256_file(const char *path, char out_hex[65], wt_error *err) {
     return wt_fail(err, "%s",
                    S_ISDIR(st.st_mode) ? "it is a directory, not a file"
                                        : "it is not a regular file");
+  if (wt_crypto_load(err) != 0)
+    return -1;
   fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return wt_fail(err, "cannot open the file: %s", strerror(errno));
@@ -75,12 +79,12 @@ int wt_sha256_file(const char *path, char out_hex[65], wt_error *err) {
     goto done;
   }
   buf = malloc(WT_SHA256_CHUNK);
-  ctx = EVP_MD_CTX_new();
+  ctx = wt_crypto.md_ctx_new();
   if (buf == NULL || ctx == NULL) {
     wt_fail(err, "out of memory");
     goto done;
   }
-  if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
+  if (wt_crypto.digest_init_ex(ctx, wt_crypto.sha256(), NULL) != 1) {
     wt_fail(err, "SHA-256 failed (OpenSSL EVP_DigestInit_ex)");
     goto done;
   }
@@ -90,7 +94,7 @@ int wt_sha256_file(const char *path, char out_hex[65], wt_error *err) {
     wt_fail(err, "the file changed while it was hashed (its size or modification time)");
     goto done;
   }
-  if (EVP_DigestFinal_ex(ctx, md, &md_len) != 1 || md_len != 32) {
+  if (wt_crypto.digest_final_ex(ctx, md, &md_len) != 1 || md_len != 32) {
     wt_fail(err, "SHA-256 failed (OpenSSL EVP_DigestFinal_ex)");
     goto done;
   }
@@ -101,7 +105,8 @@ int wt_sha256_file(const char *path, char out_hex[65], wt_error *err) {
   out_hex[64] = 0;
   rc = 0;
 done:
-  EVP_MD_CTX_free(ctx);
+  if (ctx != NULL)
+    wt_crypto.md_ctx_free(ctx);
   free(buf);
   close(fd);
   return rc;

@@ -4,10 +4,12 @@
 **
 ** A header's length is not known before it is parsed (GGUF), so the first
 ** WT_HEADER_PROBE bytes are read (or the whole file if smaller) and parsed;
-** when the parser asks for more (gguf_parse_prefix() returns 1 with the
-** bytes it needs) the buffer grows to at least twice its size and at least
-** WT_HEADER_FIRST bytes, only the new bytes are read, and the parse runs
-** again: a few parses of a header that is read once.  A remote source
+** when the parser asks for more (it returns 1 with where it expects the
+** header to end) the buffer grows to that, and at least by
+** 1/WT_HEADER_GROW, only the new bytes are read, and the parse goes on: a
+** GGUF parse (gguf_prefix) from where it stopped, so that no byte is parsed
+** twice but for the item it stopped in; a safetensors header is parsed once
+** its 8 + N bytes are in.  A remote source
 ** takes the same path with HTTP ranges, starting from the bytes its open
 ** already fetched (wt_file.first_read).
 */
@@ -23,12 +25,15 @@
 #include "formats/safetensors_parser.h"
 #include "formats/sniff.h"
 
-#define WT_HEADER_FIRST ((uint64_t)64 << 10)
-
 /* The first read: enough for the header of a small file (a LoRA adapter, a
 ** shard of a folder of many), so that a scan of many small files copies
-** only their headers; a larger header is read from WT_HEADER_FIRST on. */
+** only their headers; a larger header is read up to where the parser
+** expects it to end (safetensors says it in its first 8 bytes, a GGUF
+** parser estimates it from its counts). */
 #define WT_HEADER_PROBE ((uint64_t)4 << 10)
+
+/* Each read of a header grows the bytes in memory by at least 1/this. */
+#define WT_HEADER_GROW 8
 
 /* The most header bytes read into memory: real headers are under 100 MB
 ** (safetensors' limit; a GGUF vocabulary of 256k tokens is about 8 MB), and
@@ -65,9 +70,13 @@ static int wt_cut_safetensors(const unsigned char *d, uint64_t avail, uint64_t s
   return *n <= ST_MAX_HEADER && *n > size - 8;
 }
 
-/* Parse the first avail bytes as format (0: detect).  Returns 0, -1 with
-** err set, or 1 with *need set (the parser needs the first *need bytes). */
-static int wt_parse(wt_source *s, int format, uint64_t avail, uint64_t *need, wt_error *err) {
+/* Parse the first avail bytes as format (0: detect), a GGUF header going on
+** where the last call on *gp stopped (made on the first call).  Returns 0,
+** -1 with err set, or 1 with *need and *least set (the header probably
+** ends at byte *need; the parse needs at least the first *least bytes). */
+static int wt_parse(wt_source *s, int format, uint64_t avail, gguf_prefix **gp, uint64_t *need,
+                    uint64_t *least, wt_error *err) {
+  int rc;
   const unsigned char *data = s->header;
   uint64_t size = s->file.size, n;
   if (format == 0 && size == 0)
@@ -91,47 +100,98 @@ static int wt_parse(wt_source *s, int format, uint64_t avail, uint64_t *need, wt
       if (what != NULL)
         return wt_fail(err, "not a GGUF file: this is %s", what);
     }
-    return gguf_parse_prefix(data, avail, size, &s->model, need, err);
+    if (*gp == NULL && (*gp = gguf_prefix_new()) == NULL)
+      return wt_fail(err, "out of memory");
+    rc = gguf_prefix_parse(*gp, data, avail, size, &s->model, need, err);
+    if (rc == 1)
+      *least = gguf_prefix_needed(*gp);
+    return rc;
   }
-  return safetensors_parse_prefix(data, avail, size, &s->model, need, err);
+  rc = safetensors_parse_prefix(data, avail, size, &s->model, need, err);
+  *least = *need;
+  return rc;
+}
+
+/* Bytes enough to tell a format from (sniff.h). */
+#define WT_SNIFF_BYTES 16
+
+int wt_header_need(const unsigned char *d, uint64_t avail, uint64_t size, uint64_t *need) {
+  wt_model m;
+  wt_error e;
+  int format, rc;
+  if (avail < WT_SNIFF_BYTES && avail < size) {
+    *need = size < WT_SNIFF_BYTES ? size : WT_SNIFF_BYTES;
+    return 1;
+  }
+  format = wt_sniff_format(d, avail, size);
+  if (format == WT_FORMAT_GGUF)
+    rc = gguf_parse_prefix(d, avail, size, &m, need, &e);
+  else if (format == WT_FORMAT_SAFETENSORS)
+    rc = safetensors_parse_prefix(d, avail, size, &m, need, &e);
+  else
+    return 0;
+  if (rc == 0)
+    wt_model_free(&m);
+  return rc == 1;
+}
+
+/* The bytes a parse of m's header reads: safetensors' 8 + N, a GGUF's up to
+** the end of its tensor infos. */
+static uint64_t wt_header_bytes(const wt_model *m) {
+  return m->format == WT_FORMAT_SAFETENSORS ? 8 + m->header_len : m->header_len;
 }
 
 /* Read the header into s->header and parse it, growing as asked. */
 static int wt_read_header(wt_source *s, int format, wt_error *err) {
-  uint64_t first = s->file.first_read > WT_HEADER_PROBE ? s->file.first_read : WT_HEADER_PROBE;
-  uint64_t size = s->file.size, want = size < first ? size : first, need = 0;
+  /* a remote file starts from the bytes its open fetched (a header kept on
+  ** disk may be shorter than the probe) */
+  uint64_t first = s->file.remote && s->file.first_read > 0 ? s->file.first_read : WT_HEADER_PROBE;
+  uint64_t size = s->file.size, want = size < first ? size : first, need = 0, least = 0;
+  gguf_prefix *gp = NULL;
   int rc;
   for (;;) {
     unsigned char *p;
-    if (want > SIZE_MAX - 1)
-      return wt_fail(err, "a header of %llu bytes is too large for memory", U(want));
+    if (want > SIZE_MAX - 1) {
+      rc = wt_fail(err, "a header of %llu bytes is too large for memory", U(want));
+      break;
+    }
     p = realloc(s->header, (size_t)want + 1);
-    if (p == NULL)
-      return wt_fail(err, "out of memory reading a header of %llu bytes", U(want));
+    if (p == NULL) {
+      rc = wt_fail(err, "out of memory reading a header of %llu bytes", U(want));
+      break;
+    }
     s->header = p;
     if (want > s->header_avail &&
         wt_file_read_at(&s->file, s->header_avail, (size_t)(want - s->header_avail),
-                        p + s->header_avail, err) != 0)
-      return -1;
+                        p + s->header_avail, err) != 0) {
+      rc = -1;
+      break;
+    }
     s->header_avail = want;
-    rc = wt_parse(s, format, want, &need, err);
+    rc = wt_parse(s, format, want, &gp, &need, &least, err);
     if (rc <= 0)
-      return rc;
-    if (need <= want || need > size) /* cannot happen: the parsers promise it */
-      return wt_fail(err, "the parser asked for %llu bytes of a %llu-byte file", U(need), U(size));
-    if (need > WT_HEADER_MAX)
-      return wt_fail(err,
-                     "the header needs the first %llu bytes of the file, over the limit of %llu "
-                     "bytes that this extension reads into memory",
-                     U(need), U(WT_HEADER_MAX));
-    want = want > size / 2 ? size : 2 * want;
-    if (want < WT_HEADER_FIRST) /* past the probe: as the first read was before it */
-      want = size < WT_HEADER_FIRST ? size : WT_HEADER_FIRST;
+      break;
+    if (least <= want || least > need || need > size) { /* cannot happen: the parsers promise it */
+      rc = wt_fail(err, "the parser asked for %llu bytes of a %llu-byte file", U(least), U(size));
+      break;
+    }
+    if (least > WT_HEADER_MAX) {
+      rc = wt_fail(err,
+                   "the header needs the first %llu bytes of the file, over the limit of %llu "
+                   "bytes that this extension reads into memory",
+                   U(least), U(WT_HEADER_MAX));
+      break;
+    }
+    /* the parser's estimate of the header's end, or 1/8 more when the
+    ** estimate falls short: a few reads, each parsed once */
+    want = want > size - want / WT_HEADER_GROW ? size : want + want / WT_HEADER_GROW;
     if (want < need)
       want = need;
     if (want > WT_HEADER_MAX)
       want = WT_HEADER_MAX;
   }
+  gguf_prefix_free(gp);
+  return rc;
 }
 
 /* Slot of name p[0..n) in a table of cap slots whose entry i is named by
@@ -195,7 +255,8 @@ int wt_source_open(const char *path, size_t n, int format, wt_source **out, wt_e
     wt_source_release(s);
     return -1;
   }
-  wt_file_header_read(&s->file, s->header, s->header_avail); /* a remote source keeps it */
+  /* a remote source keeps the header's bytes, not what was read past it */
+  wt_file_header_read(&s->file, s->header, (size_t)wt_header_bytes(&s->model));
   *out = s;
   return 0;
 }

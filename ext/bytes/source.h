@@ -114,4 +114,12 @@ int wt_tensor_scan(const wt_source *s, const wt_tensor *t, uint64_t off, size_t 
 /* The name of a format: "safetensors", "gguf". */
 const char *wt_format_name(int format);
 
+/* How much of a file a header reader needs, given its first avail bytes
+** (of size): 1 with *need set (more than avail: the header probably ends
+** there) while they hold the start of a safetensors or GGUF header that
+** is not complete, else 0 (the header is complete, or the bytes are no
+** header: the parse will say why).  For a reader that cannot ask for
+** ranges and takes a stream from byte 0 (remote/http.c). */
+int wt_header_need(const unsigned char *d, uint64_t avail, uint64_t size, uint64_t *need);
+
 #endif

@@ -30,6 +30,12 @@
 #define GG_ALIGNMENT  32                  /* ggml GGUF_DEFAULT_ALIGNMENT */
 #define GG_QUOTE_SIZE WT_QUOTE_SIZE
 
+/* Typical sizes, for the estimate of a header's end (gg_estimate): a
+** key-value pair with a key of 26 bytes and a 4-byte value, a tensor info
+** with a name of 22 bytes and 2 dimensions (Llama-3's "blk.31.ffn_down.weight"). */
+#define GG_TYPICAL_KV     48
+#define GG_TYPICAL_TENSOR 64
+
 #define U(x) ((unsigned long long)(x))
 
 /* What is being read, for messages. */
@@ -50,7 +56,20 @@ typedef struct gg_parser {
   int kind;       /* GG_HEADER, GG_KV or GG_TENSOR */
   uint64_t index; /* of the KV or tensor */
   wt_str name;    /* its key or name once read (p == NULL before) */
+  /* for the estimate of where the header ends (gg_estimate) */
+  uint64_t kv_left, tensors_left; /* items after the one being read */
+  uint64_t item_end;              /* where the item being read ends, estimated (0: unknown) */
+  /* where a parse of a prefix stopped, so that the next goes on from there */
+  int stage;                /* GG_STAGE_* */
+  uint64_t i;               /* the key-value pair or tensor the stage is at */
+  uint64_t n_kv, n_tensors; /* the counts, once read */
+  uint64_t *dims;           /* the tensors' dimensions, once allocated */
+  uint64_t arr_start;       /* an array of strings stopped in: its first element's byte, */
+  uint64_t arr_i, arr_pos;  /* and the element and byte it stopped at (arr_i 0: none) */
 } gg_parser;
+
+/* The stages of a parse. */
+enum { GG_STAGE_HEADER, GG_STAGE_KVS, GG_STAGE_TENSORS };
 
 /* =================== Messages and reading (gguf_read.c) =================== */
 

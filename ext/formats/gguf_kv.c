@@ -18,10 +18,14 @@
 ** of the parser: a Llama-3 vocabulary is 400,000 strings. */
 static int gg_skip_strings(gg_parser *g, uint64_t count) {
   const unsigned char *d = g->d;
-  uint64_t size = g->size, avail = g->avail, pos = g->pos, i, n = 0;
+  uint64_t size = g->size, avail = g->avail, pos = g->pos, i = 0, n = 0;
   unsigned len = g->len;
+  if (g->arr_i > 0 && g->arr_start == g->pos) { /* go on where the last parse stopped */
+    i = g->arr_i;
+    pos = g->arr_pos;
+  }
   if (len == 8 && !g->swap) {
-    for (i = 0; i < count; i++) {
+    for (; i < count; i++) {
       if (size - pos < 8)
         goto short_length;
       if (pos + 8 > avail)
@@ -33,7 +37,7 @@ static int gg_skip_strings(gg_parser *g, uint64_t count) {
       pos += n;
     }
   } else {
-    for (i = 0; i < count; i++) {
+    for (; i < count; i++) {
       if (size - pos < len)
         goto short_length;
       if (pos + len > avail)
@@ -46,8 +50,15 @@ static int gg_skip_strings(gg_parser *g, uint64_t count) {
     }
   }
   g->pos = pos;
+  g->arr_i = 0;
   return 0;
 need:
+  g->arr_start = g->pos;
+  g->arr_i = i;
+  g->arr_pos = pos;
+  /* the rest of the array as long as its first i elements on average */
+  if (i == 0 || wt_mul((pos - g->pos) / i, count - i, &n) != 0 || wt_add(n, pos, &g->item_end))
+    g->item_end = 0;
   return gg_need(g, pos + len);
 short_length:
   return gg_truncated(g, pos, "element #%llu string length", U(i));

@@ -88,6 +88,8 @@
 
 #include "gguf_internal.h"
 
+#include <stdlib.h>
+
 /* ================================= Header ================================= */
 
 /* Smallest tensor info: name length, empty name, n_dims = 0, type, offset. */
@@ -163,25 +165,62 @@ static void *gg_alloc(gg_parser *g, uint64_t n, size_t size) {
   return wt_arena_alloc(g->m->arena, (size_t)bytes);
 }
 
-/* Parse the whole header into g->m. */
-static int gg_run(gg_parser *g) {
+/* Where the header probably ends, when a parse of a prefix stopped for
+** want of bytes (g->need): the item being read (an array of strings as
+** long as its elements read so far on average), then the items after it at
+** their typical sizes; at least g->need, at most the file size.  The
+** caller reads that much at once, instead of growing its buffer blindly
+** and parsing from the start each time. */
+static uint64_t gg_estimate(const gg_parser *g) {
+  uint64_t end = g->item_end > g->need ? g->item_end : g->need, kv, tensors;
+  if (g->item_end == 0 && end < 2 * g->avail) /* no count says more: twice what was read */
+    end = 2 * g->avail;
+  if (end >= g->size || wt_mul(g->kv_left, GG_TYPICAL_KV, &kv) != 0 ||
+      wt_mul(g->tensors_left, GG_TYPICAL_TENSOR, &tensors) != 0 || kv > g->size - end ||
+      tensors > g->size - end - kv)
+    return g->size;
+  return end + kv + tensors;
+}
+
+/* The header and the counts; the pairs' array.  Run again from byte 0
+** when the last parse stopped in it. */
+static int gg_run_header(gg_parser *g) {
   wt_model *m = g->m;
-  uint64_t n_tensors, n_kv, i;
-  uint64_t *dims;
-  if (gg_header(g, &n_tensors, &n_kv) != 0)
+  g->pos = 0;
+  g->swap = GG_HOST_BE; /* until the version says otherwise: read little-endian */
+  g->len = 8;
+  g->kind = GG_HEADER;
+  if (gg_header(g, &g->n_tensors, &g->n_kv) != 0)
     return -1;
+  g->kv_left = g->n_kv;
+  g->tensors_left = g->n_tensors;
   /* the smallest bytes the pairs can take are in memory before their
   ** array is allocated: an allocation follows the bytes read, not a count
   ** that only the file's size bounds (no overflow: bounded by it) */
-  if (gg_need(g, g->pos + n_kv * gg_min_kv(g)) != 0)
+  if (gg_need(g, g->pos + g->n_kv * gg_min_kv(g)) != 0)
     return -1;
-  if (n_kv > 0 && (m->meta = gg_alloc(g, n_kv, sizeof(wt_meta))) == NULL)
-    return gg_oom(g, "key-value pairs", n_kv);
-  m->n_meta = (size_t)n_kv;
-  for (i = 0; i < n_kv; i++)
-    if (gg_kv(g, i, &m->meta[i]) != 0)
+  if (g->n_kv > 0 && (m->meta = gg_alloc(g, g->n_kv, sizeof(wt_meta))) == NULL)
+    return gg_oom(g, "key-value pairs", g->n_kv);
+  m->n_meta = (size_t)g->n_kv;
+  g->i = 0;
+  g->stage = GG_STAGE_KVS;
+  return 0;
+}
+
+/* The pairs from pair g->i on, their checks, and the tensors' arrays. */
+static int gg_run_kvs(gg_parser *g) {
+  wt_model *m = g->m;
+  uint64_t n_tensors = g->n_tensors;
+  for (; g->i < g->n_kv; g->i++) {
+    uint64_t start = g->pos;
+    g->kv_left = g->n_kv - g->i - 1;
+    if (gg_kv(g, g->i, &m->meta[g->i]) != 0) {
+      g->pos = start; /* a parse of more bytes reads this pair again */
       return -1;
+    }
+  }
   g->kind = GG_HEADER;
+  g->kv_left = 0;
   if (gg_unique(g, GG_KV) != 0 || gg_alignment(g) != 0)
     return -1;
   g->kind = GG_HEADER;
@@ -194,53 +233,129 @@ static int gg_run(gg_parser *g) {
     return -1; /* as for the pairs */
   if (n_tensors > 0) {
     m->tensors = gg_alloc(g, n_tensors, sizeof(wt_tensor));
-    dims = gg_alloc(g, n_tensors, GG_MAX_DIMS * sizeof(uint64_t));
-    if (m->tensors == NULL || dims == NULL)
+    g->dims = gg_alloc(g, n_tensors, GG_MAX_DIMS * sizeof(uint64_t));
+    if (m->tensors == NULL || g->dims == NULL)
       return gg_oom(g, "tensors", n_tensors);
     m->n_tensors = (size_t)n_tensors;
-    for (i = 0; i < n_tensors; i++)
-      if (gg_tensor(g, i, &m->tensors[i], dims + i * GG_MAX_DIMS) != 0)
-        return -1;
+  }
+  g->i = 0;
+  g->stage = GG_STAGE_TENSORS;
+  return 0;
+}
+
+/* The tensor infos from tensor g->i on, then the data section and the
+** checks of every tensor's place. */
+static int gg_run_tensors(gg_parser *g) {
+  wt_model *m = g->m;
+  uint64_t i;
+  for (; g->i < g->n_tensors; g->i++) {
+    uint64_t start = g->pos;
+    g->tensors_left = g->n_tensors - g->i - 1;
+    if (gg_tensor(g, g->i, &m->tensors[g->i], g->dims + g->i * GG_MAX_DIMS) != 0) {
+      g->pos = start;
+      return -1;
+    }
   }
   g->kind = GG_HEADER;
+  g->tensors_left = 0;
   if (gg_unique(g, GG_TENSOR) != 0 || gg_data_section(g) != 0)
     return -1;
-  for (i = 0; i < n_tensors; i++)
+  for (i = 0; i < g->n_tensors; i++)
     if (gg_place(g, (size_t)i) != 0)
       return -1;
   return gg_no_overlap(g);
 }
 
+/* Parse the header into g->m, from the stage where the last parse stopped. */
+static int gg_run(gg_parser *g) {
+  if (g->stage == GG_STAGE_HEADER && gg_run_header(g) != 0)
+    return -1;
+  if (g->stage == GG_STAGE_KVS && gg_run_kvs(g) != 0)
+    return -1;
+  return gg_run_tensors(g);
+}
+
+/* The bytes moved to d: move the names read so far with them. */
+static void gg_move(gg_parser *g, const unsigned char *d) {
+  wt_model *m = g->m;
+  uint64_t k, n_kv = g->stage == GG_STAGE_KVS ? g->i : g->stage > GG_STAGE_KVS ? g->n_kv : 0;
+  uint64_t n_tensors = g->stage == GG_STAGE_TENSORS ? g->i : 0;
+  uintptr_t from = (uintptr_t)g->d, to = (uintptr_t)d;
+  for (k = 0; k < n_kv; k++)
+    m->meta[k].key.p = (const char *)(to + ((uintptr_t)m->meta[k].key.p - from));
+  for (k = 0; k < n_tensors; k++)
+    m->tensors[k].name.p = (const char *)(to + ((uintptr_t)m->tensors[k].name.p - from));
+  g->d = d;
+}
+
+/* A parse of a header read in pieces. */
+struct gguf_prefix {
+  gg_parser g;
+  wt_model m;
+  int started;
+};
+
+gguf_prefix *gguf_prefix_new(void) {
+  return calloc(1, sizeof(gguf_prefix));
+}
+
+uint64_t gguf_prefix_needed(const gguf_prefix *p) {
+  return p->g.need;
+}
+
+void gguf_prefix_free(gguf_prefix *p) {
+  if (p == NULL)
+    return;
+  wt_model_free(&p->m);
+  free(p);
+}
+
+int gguf_prefix_parse(gguf_prefix *p, const unsigned char *data, uint64_t avail, uint64_t size,
+                      wt_model *out, uint64_t *need, wt_error *err) {
+  gg_parser *g = &p->g;
+  memset(out, 0, sizeof(*out));
+  if (!p->started) {
+    p->started = 1;
+    g->d = data;
+    g->size = data == NULL ? 0 : size;
+    g->m = &p->m;
+    p->m.format = WT_FORMAT_GGUF;
+    p->m.file_size = g->size;
+    p->m.arena = wt_arena_new();
+    if (p->m.arena == NULL)
+      return wt_fail(err, "out of memory");
+  } else if (data != g->d) {
+    gg_move(g, data);
+  }
+  g->avail = avail < g->size ? avail : g->size;
+  g->need = g->item_end = 0;
+  g->err = err;
+  if (gg_run(g) == 0) {
+    *out = p->m;
+    memset(&p->m, 0, sizeof(p->m));
+    return 0;
+  }
+  if (g->need > g->avail && need != NULL) {
+    *need = gg_estimate(g);
+    return 1;
+  }
+  wt_model_free(&p->m);
+  if (g->need > g->avail)
+    return wt_fail(err, "the header runs past the %llu bytes given", U(g->avail));
+  return -1;
+}
+
 int gguf_parse_prefix(const unsigned char *data, uint64_t avail, uint64_t size, wt_model *out,
                       uint64_t *need, wt_error *err) {
-  gg_parser g;
-  memset(out, 0, sizeof(*out));
-  memset(&g, 0, sizeof(g));
-  g.d = data;
-  g.size = data == NULL ? 0 : size;
-  g.avail = avail < g.size ? avail : g.size;
-  g.swap = GG_HOST_BE; /* until the version says otherwise: read little-endian */
-  g.len = 8;
-  g.m = out;
-  g.err = err;
-  out->format = WT_FORMAT_GGUF;
-  out->file_size = g.size;
-  out->arena = wt_arena_new();
-  if (out->arena == NULL) {
-    wt_model_free(out);
+  gguf_prefix *p = gguf_prefix_new();
+  int rc;
+  if (p == NULL) {
+    memset(out, 0, sizeof(*out));
     return wt_fail(err, "out of memory");
   }
-  if (gg_run(&g) != 0) {
-    wt_model_free(out);
-    if (g.need > g.avail && need != NULL) {
-      *need = g.need;
-      return 1;
-    }
-    if (g.need > g.avail)
-      return wt_fail(err, "the header runs past the %llu bytes given", U(g.avail));
-    return -1;
-  }
-  return 0;
+  rc = gguf_prefix_parse(p, data, avail, size, out, need, err);
+  gguf_prefix_free(p);
+  return rc;
 }
 
 int gguf_parse(const unsigned char *data, uint64_t size, wt_model *out, wt_error *err) {

@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "bytes/source.h"
 #include "hf_token.h"
 #include "http_int.h"
 #include "url.h"
@@ -25,19 +26,6 @@
 
 /* ======================== libcurl and its callbacks ========================= */
 
-static pthread_once_t wt_curl_once = PTHREAD_ONCE_INIT;
-static CURLcode wt_curl_init_rc = CURLE_FAILED_INIT;
-
-/* curl_global_init, once per process. */
-static void wt_curl_init(void) {
-  wt_curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
-}
-
-int wt_curl_ready(void) {
-  pthread_once(&wt_curl_once, wt_curl_init);
-  return wt_curl_init_rc == CURLE_OK ? 0 : -1;
-}
-
 /* CURLOPT_HEADERFUNCTION: keep Content-Range and ETag of the last response. */
 static size_t wt_on_header(char *line, size_t size, size_t count, void *arg) {
   wt_http *h = arg;
@@ -46,22 +34,63 @@ static size_t wt_on_header(char *line, size_t size, size_t count, void *arg) {
   return n;
 }
 
+/* The body of a 200 at open, from a server that ignores Range: append it
+** to first[], and end the transfer (0) once the header is complete
+** (wt_header_need), at WT_HTTP_STREAM_MAX bytes, or past the length. */
+static size_t wt_on_stream(wt_http *h, const char *p, size_t n) {
+  uint64_t need;
+  if (n > h->cr_total - h->got) {
+    h->why = WT_RESP_TOO_LONG;
+    return 0;
+  }
+  if (h->got + n > h->first_cap) {
+    size_t cap = h->first_cap * 2 > h->got + n ? h->first_cap * 2 : h->got + n;
+    unsigned char *q = realloc(h->first, cap);
+    if (q == NULL)
+      return 0; /* a write error: the open fails */
+    h->first = q;
+    h->first_cap = cap;
+  }
+  memcpy(h->first + h->got, p, n);
+  h->got += n;
+  if (h->got < h->check_at && h->got < h->cr_total)
+    return n;
+  if (h->got >= WT_HTTP_STREAM_MAX || !wt_header_need(h->first, h->got, h->cr_total, &need)) {
+    h->stopped = 1;
+    return h->got == h->cr_total ? n : 0;
+  }
+  h->check_at = need;
+  return n;
+}
+
 /* CURLOPT_WRITEFUNCTION: take the body of a 206 into dst; stop at once on
-** a 200 (Range ignored), on a wrong Content-Range and on excess bytes. */
+** a 200 (Range ignored) unless it is the first request of an open, on a
+** wrong Content-Range, on excess bytes and on the version kept on disk. */
 static size_t wt_on_body(char *p, size_t size, size_t count, void *arg) {
   wt_sink *k = arg;
   wt_http *h = k->h;
   size_t n = size * count;
   long code = 0;
-  curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
+  wt_curl.easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
   if (!h->body_started) {
-    wt_http_ask q = {h->off, h->want, h->opening, k->f->size, h->etag};
+    wt_http_ask q = {h->off, h->want, h->opening, k->f->size, h->etag, h->kept_etag, h->kept_size};
     h->body_started = 1;
     h->why = wt_http_verdict(code, &h->resp, &q, &h->cr_total);
     h->want = q.want;
+    if (h->why == WT_RESP_KEPT) { /* If-None-Match ignored, same version: stop there */
+      h->stopped = 1;
+      return 0;
+    }
+    if (h->why == WT_RESP_WHOLE) {
+      h->whole = 1;
+      h->why = WT_RESP_OK;
+      h->check_at = h->want;
+    }
     if (h->why != WT_RESP_OK)
       return 0;
   }
+  if (h->whole)
+    return wt_on_stream(h, p, n);
   if ((h->why = wt_http_body_step(code, h->want, h->got, &h->discarded, n)) != WT_RESP_OK)
     return 0;
   if (code != 206)
@@ -146,9 +175,10 @@ static int wt_transfer_error(wt_http *h, const wt_file *f, CURLcode rc, long cod
   switch (h->why) {
   case WT_RESP_IGNORED_RANGE:
     return wt_fail(err,
-                   "%sthe server ignores Range requests (it answered 200 with the whole "
-                   "file); stopped at once instead of downloading it",
-                   h->shown);
+                   "%sthe server cannot serve ranges: it answered the request for bytes "
+                   "%llu-%llu with 200 and the whole file (stopped at once instead of "
+                   "downloading it)",
+                   h->shown, U(h->off), U(h->off + h->want - 1));
   case WT_RESP_BAD_RANGE:
     return wt_fail(err, "%swrong Content-Range \"%s\" for bytes %llu-%llu", h->shown, h->resp.cr,
                    U(h->off), U(h->off + h->want - 1));
@@ -178,7 +208,7 @@ static int wt_transfer_error(wt_http *h, const wt_file *f, CURLcode rc, long cod
   if (rc == CURLE_OPERATION_TIMEDOUT)
     return wt_fail(err, "%sthe transfer stalled or timed out", h->shown);
   if (rc != CURLE_OK && rc != CURLE_WRITE_ERROR)
-    return wt_fail(err, "%s%s", h->shown, curl_easy_strerror(rc));
+    return wt_fail(err, "%s%s", h->shown, wt_curl.easy_strerror(rc));
   if (code == 206)
     return wt_fail(err, "%sshort body: %zu of the %zu bytes asked at byte %llu", h->shown, h->got,
                    h->want, U(h->off));
@@ -199,7 +229,7 @@ static int wt_same_host(const char *a, const char *b) {
 ** is the endpoint's.  Nothing changes when that cannot be done. */
 static void wt_http_pin(wt_http *h) {
   char *eff = NULL, *copy;
-  if (curl_easy_getinfo(h->curl, CURLINFO_EFFECTIVE_URL, &eff) != CURLE_OK || eff == NULL ||
+  if (wt_curl.easy_getinfo(h->curl, CURLINFO_EFFECTIVE_URL, &eff) != CURLE_OK || eff == NULL ||
       strcmp(eff, h->url) == 0 || (copy = strdup(eff)) == NULL)
     return;
   if (wt_http_headers(h, h->token_ok && wt_same_host(h->url, copy), NULL) != 0) {
@@ -207,14 +237,14 @@ static void wt_http_pin(wt_http *h) {
     return;
   }
   h->pinned = copy;
-  curl_easy_setopt(h->curl, CURLOPT_URL, h->pinned);
+  wt_curl.easy_setopt(h->curl, CURLOPT_URL, h->pinned);
 }
 
 /* Back to the URL asked for (a pinned CDN URL may expire). */
 static int wt_http_unpin(wt_http *h) {
   free(h->pinned);
   h->pinned = NULL;
-  curl_easy_setopt(h->curl, CURLOPT_URL, h->url);
+  wt_curl.easy_setopt(h->curl, CURLOPT_URL, h->url);
   return wt_http_headers(h, h->token_ok, NULL);
 }
 
@@ -224,12 +254,12 @@ void wt_transfer_setup(wt_http *h, uint64_t off, size_t want, void *dst, wt_sink
   h->off = off;
   h->want = want;
   h->got = h->discarded = 0;
-  h->body_started = 0;
+  h->body_started = h->whole = h->stopped = 0;
   h->why = WT_RESP_OK;
   h->resp.cr[0] = h->resp.etag[0] = 0;
   snprintf(range, sizeof(range), "%llu-%llu", U(off), U(off + want - 1));
-  curl_easy_setopt(h->curl, CURLOPT_RANGE, range);
-  curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, k);
+  wt_curl.easy_setopt(h->curl, CURLOPT_RANGE, range);
+  wt_curl.easy_setopt(h->curl, CURLOPT_WRITEDATA, k);
 }
 
 /* GET bytes [off, off + want) into dst, retrying what may pass.  At open
@@ -246,14 +276,14 @@ static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, voi
     curl_off_t after = -1;
     double wait;
     wt_transfer_setup(h, off, want, dst, &k);
-    rc = curl_easy_perform(h->curl);
-    curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
+    rc = wt_curl.easy_perform(h->curl);
+    wt_curl.easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
     *status = code;
     if (rc == CURLE_OK && code == 206 && h->body_started && h->why == WT_RESP_OK &&
         h->got == h->want)
       return 0;
-    if (h->opening && rc == CURLE_OK && (code == 416 || (code == 304 && h->conditional)))
-      return 0; /* past the end (the caller reads the size from h->resp.cr), or not modified */
+    if (h->opening && wt_http_opened(h, rc, code))
+      return 0;
     if (h->pinned != NULL && h->why == WT_RESP_OK &&
         (code == 401 || code == 403 || code == 404 || code == 410 || wt_transient(rc))) {
       if (wt_http_unpin(h) != 0)
@@ -267,7 +297,7 @@ static int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, voi
       return wt_transfer_error(h, f, rc, code, err);
     wait = backoff;
     if ((code == 429 || code == 503) &&
-        curl_easy_getinfo(h->curl, CURLINFO_RETRY_AFTER, &after) == CURLE_OK && after >= 0)
+        wt_curl.easy_getinfo(h->curl, CURLINFO_RETRY_AFTER, &after) == CURLE_OK && after >= 0)
       wait = after > 30 ? 30 : (double)after;
     if (wt_now() + wait - t0 > WT_HTTP_RETRY_TOTAL)
       return wt_transfer_error(h, f, rc, code, err);
@@ -301,6 +331,12 @@ static int wt_http_read_at(const wt_file *f, uint64_t off, size_t n, void *buf, 
     memcpy(buf, h->first + off, n);
     return 0;
   }
+  if (h->whole)
+    return wt_fail(err,
+                   "%sthe server cannot serve ranges (it answers a Range request with 200 and "
+                   "the whole file): the header was read from the start of the file, but bytes "
+                   "%llu-%llu, past its first %zu bytes, need a server that honours Range",
+                   h->shown, U(off), U(end - 1), h->first_n);
   return wt_fetch(h, f, off, n, buf, &code, err);
 }
 
@@ -316,8 +352,8 @@ static void wt_http_close(wt_file *f) {
   if (h == NULL)
     return;
   if (h->curl != NULL)
-    curl_easy_cleanup(h->curl);
-  curl_slist_free_all(h->hdrs);
+    wt_curl.easy_cleanup(h->curl);
+  wt_curl.slist_free_all(h->hdrs);
   free(h->url);
   free(h->pinned);
   free(h->first);
@@ -346,7 +382,7 @@ int wt_http_headers(wt_http *h, int token_ok, const char *etag) {
     wt_hf_token(token, sizeof(token));
     if (token[0] != 0) {
       snprintf(line, sizeof(line), "Authorization: Bearer %s", token);
-      l = curl_slist_append(NULL, line);
+      l = wt_curl.slist_append(NULL, line);
       memset(token, 0, sizeof(token));
       memset(line, 0, sizeof(line));
       if (l == NULL)
@@ -355,39 +391,39 @@ int wt_http_headers(wt_http *h, int token_ok, const char *etag) {
   }
   if (etag != NULL) {
     snprintf(line, sizeof(line), "If-None-Match: %s", etag);
-    if ((t = curl_slist_append(l, line)) == NULL) {
-      curl_slist_free_all(l);
+    if ((t = wt_curl.slist_append(l, line)) == NULL) {
+      wt_curl.slist_free_all(l);
       return -1;
     }
     l = t;
   }
-  curl_slist_free_all(h->hdrs);
+  wt_curl.slist_free_all(h->hdrs);
   h->hdrs = l;
   h->has_token = l != NULL && strncmp(l->data, "Authorization:", 14) == 0;
-  curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, l);
+  wt_curl.easy_setopt(h->curl, CURLOPT_HTTPHEADER, l);
   return 0;
 }
 
 int wt_http_setup(wt_http *h) {
   CURL *c = h->curl;
   long stall = wt_env_long("SQLITE_WEIGHTS_HTTP_STALL", 30, 1, 3600);
-  if (curl_easy_setopt(c, CURLOPT_URL, h->url) != CURLE_OK ||
-      curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
-      curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK)
+  if (wt_curl.easy_setopt(c, CURLOPT_URL, h->url) != CURLE_OK ||
+      wt_curl.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
+      wt_curl.easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK)
     return -1;
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(c, CURLOPT_MAXREDIRS, (long)WT_HTTP_MAX_REDIRS);
-  curl_easy_setopt(c, CURLOPT_UNRESTRICTED_AUTH, 0L);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1024L);
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, stall);
-  curl_easy_setopt(c, CURLOPT_USERAGENT, "sqlite-weights/" WEIGHTS_VERSION);
-  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, wt_on_header);
-  curl_easy_setopt(c, CURLOPT_HEADERDATA, h);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, wt_on_body);
-  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, wt_on_progress);
-  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  wt_curl.easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+  wt_curl.easy_setopt(c, CURLOPT_MAXREDIRS, (long)WT_HTTP_MAX_REDIRS);
+  wt_curl.easy_setopt(c, CURLOPT_UNRESTRICTED_AUTH, 0L);
+  wt_curl.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  wt_curl.easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+  wt_curl.easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1024L);
+  wt_curl.easy_setopt(c, CURLOPT_LOW_SPEED_TIME, stall);
+  wt_curl.easy_setopt(c, CURLOPT_USERAGENT, "sqlite-weights/" WEIGHTS_VERSION);
+  wt_curl.easy_setopt(c, CURLOPT_HEADERFUNCTION, wt_on_header);
+  wt_curl.easy_setopt(c, CURLOPT_HEADERDATA, h);
+  wt_curl.easy_setopt(c, CURLOPT_WRITEFUNCTION, wt_on_body);
+  wt_curl.easy_setopt(c, CURLOPT_XFERINFOFUNCTION, wt_on_progress);
+  wt_curl.easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
   return 0;
 }
 
@@ -395,7 +431,9 @@ int wt_http_setup(wt_http *h) {
 static int wt_http_use_kept(wt_http *h, wt_file *f, wt_disk_entry *e) {
   free(h->first);
   h->first = e->bytes;
-  h->first_n = e->n;
+  h->first_n = h->first_cap = e->n;
+  f->first_read = e->n;
+  h->whole = 0;
   e->bytes = NULL;
   f->size = e->size;
   snprintf(h->etag, sizeof(h->etag), "%s", e->etag);
@@ -417,8 +455,8 @@ int wt_http_begin(wt_file *f, const char *p, size_t n, wt_disk_entry *e, int *re
   memset(f, 0, sizeof(*f));
   memset(e, 0, sizeof(*e));
   f->fd = -1;
-  if (wt_curl_ready() != 0)
-    return wt_fail(err, "cannot initialise libcurl");
+  if (wt_curl_ready(err) != 0)
+    return -1;
   if (wt_url_resolve(p, n, getenv("HF_ENDPOINT"), &u, err) != 0)
     return -1;
   if (u.is_tree) {
@@ -438,9 +476,14 @@ int wt_http_begin(wt_file *f, const char *p, size_t n, wt_disk_entry *e, int *re
   f->impl = h;
   f->remote = 1;
   f->first_read = WT_HTTP_FIRST;
-  h->curl = curl_easy_init();
+  h->curl = wt_curl.easy_init();
   h->first = malloc((size_t)WT_HTTP_FIRST);
+  h->first_cap = (size_t)WT_HTTP_FIRST;
   kept = wt_disk_cache_get(h->url, e) == 0;
+  if (kept) {
+    snprintf(h->kept_etag, sizeof(h->kept_etag), "%s", e->etag);
+    h->kept_size = e->size;
+  }
   h->token_ok = u.token_ok;
   if (h->curl == NULL || h->first == NULL || wt_http_setup(h) != 0 ||
       wt_http_headers(h, u.token_ok, kept && e->etag[0] ? e->etag : NULL) != 0) {
@@ -474,7 +517,7 @@ int wt_http_finish(wt_file *f, wt_disk_entry *e, int rc, long code, wt_error *er
     wt_disk_entry_free(e);
     goto fail;
   }
-  if (code == 304 && h->conditional) /* not modified: the kept header holds */
+  if ((code == 304 && h->conditional) || h->why == WT_RESP_KEPT) /* the kept header holds */
     return wt_http_use_kept(h, f, e);
   wt_disk_entry_free(e);
   if (code == 416) { /* an empty file: "bytes * /0" */
@@ -488,16 +531,29 @@ int wt_http_finish(wt_file *f, wt_disk_entry *e, int rc, long code, wt_error *er
     h->first_n = h->got;
     f->size = h->cr_total;
   }
-  if (h->first_n < (size_t)WT_HTTP_FIRST) { /* a small file: give back the rest */
+  f->first_read = h->first_n;
+  if (h->first_n < h->first_cap) { /* a small file or header: give back the rest */
     unsigned char *p = realloc(h->first, h->first_n ? h->first_n : 1);
-    if (p != NULL)
+    if (p != NULL) {
       h->first = p;
+      h->first_cap = h->first_n;
+    }
   }
   snprintf(h->etag, sizeof(h->etag), "%s", h->resp.etag);
   return 0;
 fail:
   wt_file_close(f);
   return -1;
+}
+
+int wt_http_opened(const wt_http *h, CURLcode rc, long code) {
+  if (h->stopped) /* ended on purpose: the header complete, or the version kept */
+    return rc == CURLE_OK || rc == CURLE_WRITE_ERROR;
+  if (rc != CURLE_OK)
+    return 0;
+  return (code == 206 && h->body_started && h->why == WT_RESP_OK && h->got == h->want) ||
+         code == 416 || (code == 304 && h->conditional) ||
+         (code == 200 && h->whole && h->got == h->cr_total);
 }
 
 int wt_http_open(wt_file *f, const char *p, size_t n, wt_error *err) {

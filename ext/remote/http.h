@@ -13,7 +13,13 @@
 ** Checks on every response: status 206, Content-Range exactly the bytes
 ** asked and the size seen at open, the body exactly that long, the ETag
 ** the one seen at open ("file changed on the server" otherwise).  A 200
-** (the server ignores Range) aborts the transfer at its first body bytes.
+** (the server ignores Range) to the first request is read as the file
+** from byte 0 until the header in it is complete (bytes/source.h:
+** wt_header_need), then the connection is closed; later reads of such a
+** file fail ("the server cannot serve ranges"), and a 200 to a later
+** request aborts the transfer at its first body bytes.  At open with a
+** header kept on disk, a 304, or a 200/206 of the kept strong ETag and
+** size (If-None-Match ignored), ends the transfer: the kept header holds.
 ** These checks are pure functions of http_parse.h (fuzzed without a
 ** network); this file holds the transfers.
 ** 401/403 say a token is needed (HF_TOKEN), 404 says not found.  Messages
@@ -44,8 +50,11 @@
 /* The first request's bytes.  (tests/fuzz/fuzz_remote.c builds http.c
 ** with a smaller one, so that most inputs cross it.) */
 #ifndef WT_HTTP_FIRST
-#define WT_HTTP_FIRST ((uint64_t)2 << 20)
+#define WT_HTTP_FIRST ((uint64_t)64 << 10)
 #endif
+/* The most bytes read from a 200 stream (a server that ignores Range) for
+** a header: the bytes layer's limit on a header in memory. */
+#define WT_HTTP_STREAM_MAX  ((uint64_t)1 << 30)
 #define WT_HTTP_MAX_REDIRS  5
 #define WT_HTTP_RETRIES     5
 #define WT_HTTP_RETRY_TOTAL 60

@@ -58,23 +58,25 @@ int wt_http_get(const char *url, int token_ok, size_t max, char **body, size_t *
   memset(&b, 0, sizeof(b));
   b.max = max;
   h.url = (char *)url;
-  if (wt_curl_ready() != 0 || (h.curl = curl_easy_init()) == NULL || wt_http_setup(&h) != 0 ||
+  if (wt_curl_ready(err) != 0)
+    goto done;
+  if ((h.curl = wt_curl.easy_init()) == NULL || wt_http_setup(&h) != 0 ||
       wt_http_headers(&h, token_ok, NULL) != 0) {
     wt_fail(err, "cannot set up an HTTP transfer");
     goto done;
   }
-  curl_easy_setopt(h.curl, CURLOPT_WRITEFUNCTION, wt_on_whole);
-  curl_easy_setopt(h.curl, CURLOPT_WRITEDATA, &b);
-  curl_easy_setopt(h.curl, CURLOPT_HEADERFUNCTION, wt_on_link);
-  curl_easy_setopt(h.curl, CURLOPT_HEADERDATA, &b);
-  rc = curl_easy_perform(h.curl);
-  curl_easy_getinfo(h.curl, CURLINFO_RESPONSE_CODE, &code);
+  wt_curl.easy_setopt(h.curl, CURLOPT_WRITEFUNCTION, wt_on_whole);
+  wt_curl.easy_setopt(h.curl, CURLOPT_WRITEDATA, &b);
+  wt_curl.easy_setopt(h.curl, CURLOPT_HEADERFUNCTION, wt_on_link);
+  wt_curl.easy_setopt(h.curl, CURLOPT_HEADERDATA, &b);
+  rc = wt_curl.easy_perform(h.curl);
+  wt_curl.easy_getinfo(h.curl, CURLINFO_RESPONSE_CODE, &code);
   if (b.too_big)
     wt_fail(err, "(%s) the listing is over %zu bytes", url, max);
   else if (rc == CURLE_ABORTED_BY_CALLBACK)
     wt_fail(err, "(%s) interrupted", url);
   else if (rc != CURLE_OK)
-    wt_fail(err, "(%s) %s", url, curl_easy_strerror(rc));
+    wt_fail(err, "(%s) %s", url, wt_curl.easy_strerror(rc));
   else if (code == 401 || code == 403)
     wt_fail(err, "(%s) HTTP %ld: access denied: the repo needs a token: set HF_TOKEN", url, code);
   else if (code != 200)
@@ -89,8 +91,8 @@ int wt_http_get(const char *url, int token_ok, size_t max, char **body, size_t *
   }
 done:
   if (h.curl != NULL)
-    curl_easy_cleanup(h.curl);
-  curl_slist_free_all(h.hdrs);
+    wt_curl.easy_cleanup(h.curl);
+  wt_curl.slist_free_all(h.hdrs);
   free(b.p);
   return ret;
 }

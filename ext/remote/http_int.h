@@ -6,8 +6,7 @@
 #ifndef WT_HTTP_INT_H
 #define WT_HTTP_INT_H
 
-#include <curl/curl.h>
-
+#include "curl_load.h"
 #include "disk_cache.h"
 #include "http.h"
 #include "http_parse.h"
@@ -21,13 +20,19 @@ typedef struct wt_http {
   char etag[256];       /* the ETag at open, "" when the server sent none */
   unsigned char *first; /* bytes [0, first_n) read at open */
   size_t first_n;
+  size_t first_cap; /* bytes allocated at first */
   /* one transfer */
   unsigned char *dst;
   uint64_t off;
   size_t want, got, discarded;
-  int opening;     /* the first request: the size is not known yet */
-  int conditional; /* the first request carries If-None-Match */
-  int from_disk;   /* first[] came from the disk cache, unchanged */
+  int opening;         /* the first request: the size is not known yet */
+  int conditional;     /* the first request carries If-None-Match */
+  int from_disk;       /* first[] came from the disk cache, unchanged */
+  int whole;           /* the server ignores Range: first[] is the start of a 200 stream */
+  int stopped;         /* the first transfer was ended on purpose (the header complete or kept) */
+  uint64_t check_at;   /* a 200 stream: ask whether the header is complete at this many bytes */
+  char kept_etag[256]; /* the header kept on disk (its ETag, "" for none) */
+  uint64_t kept_size;  /* and its file's size */
   int body_started, why;
   int has_token;     /* an Authorization header is sent */
   int token_ok;      /* the URL's host is the endpoint's */
@@ -42,9 +47,6 @@ typedef struct wt_sink {
   const wt_file *f;
 } wt_sink;
 
-/* curl_global_init, once per process: 0, or -1 when it failed. */
-int wt_curl_ready(void);
-
 /* Set the options of h's easy handle (protocols, redirects, timeouts,
 ** callbacks).  0, or -1. */
 int wt_http_setup(wt_http *h);
@@ -52,6 +54,11 @@ int wt_http_setup(wt_http *h);
 /* The request headers: the token when token_ok, If-None-Match when etag.
 ** 0, or -1 when out of memory. */
 int wt_http_headers(wt_http *h, int token_ok, const char *etag);
+
+/* True when the first transfer of an open ended as one that opens: a 206 of
+** the bytes asked, a 416 (an empty file), a 304 or a response of the version
+** kept on disk, or a 200 stream read to the end of the header (or file). */
+int wt_http_opened(const wt_http *h, CURLcode rc, long code);
 
 /* Set h up for one GET of bytes [off, off + want) into dst, the body going
 ** to sink k (which must live until the transfer ends). */

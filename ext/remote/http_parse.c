@@ -22,10 +22,24 @@ static void wt_header_value(const char *v, size_t n, char *out, size_t size) {
   out[n] = 0;
 }
 
+/* 1 with *v set when s is a decimal number of 1 to 19 digits, else 0. */
+static int wt_digits(const char *s, uint64_t *v) {
+  size_t i;
+  *v = 0;
+  for (i = 0; s[i] >= '0' && s[i] <= '9'; i++)
+    *v = *v * 10 + (uint64_t)(s[i] - '0');
+  return i > 0 && i <= 19 && s[i] == 0;
+}
+
 void wt_http_resp_line(wt_http_resp *r, const char *line, size_t n) {
   if (n >= 5 && memcmp(line, "HTTP/", 5) == 0) { /* a new response: forget the last */
     r->cr[0] = 0;
     r->etag[0] = 0;
+    r->has_length = 0;
+  } else if (n > 15 && strncasecmp(line, "content-length:", 15) == 0) {
+    char v[24];
+    wt_header_value(line + 15, n - 15, v, sizeof(v));
+    r->has_length = wt_digits(v, &r->length);
   } else if (n > 14 && strncasecmp(line, "content-range:", 14) == 0) {
     wt_header_value(line + 14, n - 14, r->cr, sizeof(r->cr));
   } else if (n > 5 && strncasecmp(line, "etag:", 5) == 0) {
@@ -88,7 +102,25 @@ static int wt_check_206(const wt_http_resp *r, wt_http_ask *q, uint64_t *total) 
   return WT_RESP_OK;
 }
 
+/* True when a response at open is of the version whose header is kept:
+** the same strong ETag (a weak one promises no bytes) and size. */
+static int wt_is_kept(long code, const wt_http_resp *r, const wt_http_ask *q) {
+  uint64_t a, b, t;
+  if (!q->opening || q->kept_etag == NULL || q->kept_etag[0] == 0 ||
+      strncmp(q->kept_etag, "W/", 2) == 0 || strcmp(r->etag, q->kept_etag) != 0)
+    return 0;
+  if (code == 200)
+    return r->has_length && r->length == q->kept_size;
+  return wt_http_parse_range(r->cr, &a, &b, &t) == 0 && t == q->kept_size;
+}
+
 int wt_http_verdict(long code, const wt_http_resp *r, wt_http_ask *q, uint64_t *total) {
+  if ((code == 200 || code == 206) && wt_is_kept(code, r, q))
+    return WT_RESP_KEPT;
+  if (code == 200 && q->opening && q->off == 0 && r->has_length) {
+    *total = r->length;
+    return WT_RESP_WHOLE;
+  }
   if (code == 200)
     return WT_RESP_IGNORED_RANGE;
   if (code == 206)

@@ -19,12 +19,14 @@
 
 /* The verdict on a response (why a transfer is aborted). */
 enum {
-  WT_RESP_OK = 0,        /* go on */
-  WT_RESP_IGNORED_RANGE, /* a 200: the server sends the whole file */
-  WT_RESP_BAD_RANGE,     /* Content-Range missing, malformed or not the bytes asked */
-  WT_RESP_TOO_LONG,      /* more body than asked */
-  WT_RESP_CHANGED,       /* the size or ETag differs from the ones at open */
-  WT_RESP_BIG_ERROR_BODY /* an error page over WT_RESP_MAX_ERROR_BODY bytes */
+  WT_RESP_OK = 0,         /* go on */
+  WT_RESP_IGNORED_RANGE,  /* a 200: the server sends the whole file */
+  WT_RESP_BAD_RANGE,      /* Content-Range missing, malformed or not the bytes asked */
+  WT_RESP_TOO_LONG,       /* more body than asked */
+  WT_RESP_CHANGED,        /* the size or ETag differs from the ones at open */
+  WT_RESP_BIG_ERROR_BODY, /* an error page over WT_RESP_MAX_ERROR_BODY bytes */
+  WT_RESP_KEPT,           /* at open: the version whose header is kept (its ETag and size) */
+  WT_RESP_WHOLE           /* at open: a 200 with a Content-Length, read from byte 0 */
 };
 
 /* An error page is read (to keep the connection) up to this many bytes. */
@@ -33,8 +35,10 @@ enum {
 /* The headers kept of the last response, NUL-terminated and trimmed
 ** (truncated to their buffers). */
 typedef struct wt_http_resp {
-  char cr[128];   /* Content-Range, "" when none */
-  char etag[256]; /* ETag, "" when none */
+  char cr[128];    /* Content-Range, "" when none */
+  char etag[256];  /* ETag, "" when none */
+  uint64_t length; /* Content-Length, when has_length */
+  int has_length;  /* a Content-Length of digits only came */
 } wt_http_resp;
 
 /* What a range request asked for, and what was seen at open. */
@@ -44,10 +48,13 @@ typedef struct wt_http_ask {
   int opening;      /* the first request: size and ETag are not known yet */
   uint64_t size;    /* the file's size seen at open (not opening) */
   const char *etag; /* the ETag seen at open, "" for none (not opening) */
+  /* at open: the header kept on disk, asked with If-None-Match */
+  const char *kept_etag; /* its ETag, NULL or "" for none */
+  uint64_t kept_size;    /* the size of its file */
 } wt_http_ask;
 
 /* Take one header line line[0..n) (not NUL-terminated, may end in CRLF)
-** into r. */
+** into r: Content-Range, ETag and Content-Length. */
 void wt_http_resp_line(wt_http_resp *r, const char *line, size_t n);
 
 /* Parse Content-Range "bytes A-B/T" (case-insensitive "bytes "; "*" for
@@ -62,7 +69,13 @@ int wt_http_parse_range(const char *s, uint64_t *a, uint64_t *b, uint64_t *t);
 ** most q->want bytes, and q->want becomes B - q->off + 1 (a file smaller
 ** than the range asked).  On WT_RESP_OK from a 206 *total is T.  Any
 ** status but 200 and 206 is WT_RESP_OK: an error page, which the caller
-** judges by its status when the transfer ends. */
+** judges by its status when the transfer ends.
+** At open, a 200 or 206 whose strong ETag is q->kept_etag and whose size
+** is q->kept_size is WT_RESP_KEPT: the server ignored If-None-Match, but
+** the file is the version kept (stop: the kept header holds).  At open, a
+** 200 for a range from byte 0 with a Content-Length is WT_RESP_WHOLE, *total
+** the length: the server ignores Range, and the caller may read the
+** header from the start of the body; any other 200 is WT_RESP_IGNORED_RANGE. */
 int wt_http_verdict(long code, const wt_http_resp *r, wt_http_ask *q, uint64_t *total);
 
 /* The verdict on n more body bytes of a response with status code, after

@@ -62,12 +62,12 @@ static void wt_run_all(CURLM *multi, wt_pending *p, size_t n) {
   int still = 1, left;
   size_t i;
   while (still > 0) {
-    if (curl_multi_perform(multi, &still) != CURLM_OK)
+    if (wt_curl.multi_perform(multi, &still) != CURLM_OK)
       break;
-    if (still > 0 && curl_multi_poll(multi, NULL, 0, 1000, NULL) != CURLM_OK)
+    if (still > 0 && wt_curl.multi_poll(multi, NULL, 0, 1000, NULL) != CURLM_OK)
       break;
   }
-  while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
+  while ((msg = wt_curl.multi_info_read(multi, &left)) != NULL) {
     for (i = 0; msg->msg == CURLMSG_DONE && i < n; i++) {
       if (p[i].active && ((wt_http *)p[i].f.impl)->curl == msg->easy_handle) {
         p[i].done = 1;
@@ -92,7 +92,7 @@ void wt_http_prefetch(const char *const *paths, size_t n) {
   if (n > WT_HTTP_PARALLEL)
     n = WT_HTTP_PARALLEL;
   memset(p, 0, sizeof(p));
-  if (wt_curl_ready() != 0 || (multi = curl_multi_init()) == NULL)
+  if (wt_curl_ready(&err) != 0 || (multi = wt_curl.multi_init()) == NULL)
     return;
   for (i = 0; i < n; i++) {
     int ready;
@@ -107,7 +107,7 @@ void wt_http_prefetch(const char *const *paths, size_t n) {
     p[i].k.h = h;
     p[i].k.f = &p[i].f;
     wt_transfer_setup(h, 0, (size_t)WT_HTTP_FIRST, h->first, &p[i].k);
-    if (curl_multi_add_handle(multi, h->curl) != CURLM_OK) {
+    if (wt_curl.multi_add_handle(multi, h->curl) != CURLM_OK) {
       wt_disk_entry_free(&p[i].e);
       wt_file_close(&p[i].f);
       continue;
@@ -120,13 +120,11 @@ void wt_http_prefetch(const char *const *paths, size_t n) {
     long code = 0;
     if (!p[i].active)
       continue;
-    curl_multi_remove_handle(multi, h->curl);
-    curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
+    wt_curl.multi_remove_handle(multi, h->curl);
+    wt_curl.easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
     /* anything but a clean answer is left to the file's own open, which
     ** retries and says what is wrong */
-    if (p[i].done && p[i].rc == CURLE_OK &&
-        ((code == 206 && h->body_started && h->why == WT_RESP_OK && h->got == h->want) ||
-         code == 416 || (code == 304 && h->conditional)) &&
+    if (p[i].done && wt_http_opened(h, p[i].rc, code) &&
         wt_http_finish(&p[i].f, &p[i].e, 0, code, &err) == 0) {
       wt_keep_warm(paths[i], &p[i].f);
       continue;
@@ -134,7 +132,7 @@ void wt_http_prefetch(const char *const *paths, size_t n) {
     wt_disk_entry_free(&p[i].e);
     wt_file_close(&p[i].f);
   }
-  curl_multi_cleanup(multi);
+  wt_curl.multi_cleanup(multi);
 }
 
 #endif

@@ -13,6 +13,8 @@
 **   bench_report.c  the results table on stdout and in RESULTS.md
 **   bench_weights_report.c  weights_report() of a 100k-tensor file (issue 16)
 **   bench_mmap.c    tensor bytes through the guarded mapping against pread
+**   bench_process.c whole processes: sqlite3 with the extension against
+**                   a C lister (lister/gguf_list.c) and a Python reader
 **   bench.c         main: options, the cache, the list of cases
 **
 ** The generators describe what they wrote in a bench_inputs, which the
@@ -199,6 +201,13 @@ long sql_peak_kb(const char *ext_path, const char *sql, const char *p1);
 
 /* The entry point of that child process (argv after "--peak-child"). */
 int sql_peak_child(int argc, char **argv);
+
+/* ---- whole processes (bench_process.c) ---- */
+
+/* Time sqlite3 alone, with the extension loaded, and listing the GGUF and
+** the safetensors file, against a C lister and a Python reader, each run
+** reps times as its own process; add the rows. */
+void run_processes(const char *ext_path, const bench_inputs *in, int reps);
 
 /* ---- weights_report() (bench_weights_report.c) ---- */
 

@@ -16,7 +16,11 @@
 **   the want asked, and the ETag the one seen at open;
 ** - the body taken never exceeds the want; an error page stops once over
 **   WT_RESP_MAX_ERROR_BODY;
-** - a Link "next" URL is at most its bound, and bytes of its line.
+** - a Link "next" URL is at most its bound, and bytes of its line;
+** - at open, with the ETag and size taken as those of a header kept on
+**   disk: a WT_RESP_KEPT comes only from a 200 or 206 of that strong ETag
+**   and size; a 200 is WT_RESP_WHOLE exactly when it is for a range from
+**   byte 0 and has a Content-Length, and then its total is that length.
 ** Built by `make fuzz`.
 */
 #define _GNU_SOURCE /* memmem */
@@ -71,6 +75,28 @@ static void check_ok(const wt_http_resp *r, const wt_http_ask *asked, const wt_h
     abort();
 }
 
+/* Abort unless a verdict KEPT holds what it promises: at open, a 200 or
+** 206 with the strong ETag kept and the size kept (a 200's length, a 206's
+** Content-Range total, read here by another way). */
+static void check_kept(long code, const wt_http_resp *r, const wt_http_ask *asked) {
+  char got[sizeof(r->cr)], *slash;
+  if (!asked->opening || asked->kept_etag[0] == 0 || strncmp(asked->kept_etag, "W/", 2) == 0 ||
+      strcmp(r->etag, asked->kept_etag) != 0)
+    abort();
+  if (code == 200 && (!r->has_length || r->length != asked->kept_size))
+    abort();
+  if (code == 206) {
+    char want[32];
+    if (normalize(r->cr, got, sizeof(got)) != 0 || (slash = strchr(got, '/')) == NULL)
+      abort();
+    snprintf(want, sizeof(want), "%llu", (unsigned long long)asked->kept_size);
+    if (strcmp(slash + 1, want) != 0)
+      abort();
+  }
+  if (code != 200 && code != 206)
+    abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const long codes[8] = {206, 206, 206, 200, 416, 404, 500, 304};
   static const size_t bounds[4] = {8192, 64, 8, 0};
@@ -101,6 +127,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memcpy(etag, p, n);
   etag[n] = 0;
   asked.etag = etag;
+  asked.kept_etag = etag; /* at open, as the ETag of a header kept on disk */
+  asked.kept_size = asked.size;
   p = nl ? nl + 1 : end;
   memset(&r, 0, sizeof(r));
   next = malloc(max + 1);
@@ -133,7 +161,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!started) {
       started = 1;
       why = wt_http_verdict(code, &r, &q, &total);
-      if (code == 200 && why != WT_RESP_IGNORED_RANGE)
+      if (why == WT_RESP_KEPT) {
+        check_kept(code, &r, &asked);
+        break;
+      }
+      if (code == 200 &&
+          why != (asked.opening && asked.off == 0 && r.has_length ? WT_RESP_WHOLE
+                                                                  : WT_RESP_IGNORED_RANGE))
+        abort();
+      if (why == WT_RESP_WHOLE && total != r.length)
         abort();
       if (code != 200 && code != 206 && why != WT_RESP_OK)
         abort();

@@ -4,9 +4,9 @@
 ** as a file (in /dev/shm) and as an http:// URL served by
 ** tests/fuzz/fake_curl.c in place of libcurl (the real ext/io/http.c:
 ** the first range, the growing header reads, the checks of each
-** response), with no network.  The first range is WT_HTTP_FIRST, 64 KiB
-** in this build (2 MiB in the module: the Makefile sets it), so that
-** inputs of up to 64 KiB cross it and a run stays cheap.  Input: a byte
+** response), with no network.  The first range is WT_HTTP_FIRST, 4 KiB
+** in this build (64 KiB in the module: the Makefile sets it), so that
+** most inputs of up to 64 KiB cross it and a run stays cheap.  Input: a byte
 ** choosing the format asked (detect, safetensors, GGUF), the body-piece
 ** size and whether 2 x WT_HTTP_FIRST bytes of a pattern follow the bytes
 ** (so that tensor reads go past the first range, through their own
