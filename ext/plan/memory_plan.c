@@ -124,7 +124,6 @@ typedef struct mp_ctx {
   uint64_t *rp, *nrp;           /* likewise the repacked tensors (CPU_REPACK) */
   int64_t *rp_type;             /* their type, -1 when several, -2 when some are unknown */
   uint64_t map_first, map_last; /* the file span of the tensors that stay mapped */
-  uint64_t n_gap;               /* repacked tensors inside that span */
   int map_unknown;              /* 1: which tensors stay mapped depends on unknown rules */
   uint64_t n_tokens;            /* tokens of the graph llama.cpp reserves: min(n_ctx, n_ubatch) */
   uint64_t kq;                  /* compute: bytes of the largest layer's attention scores */
@@ -338,12 +337,6 @@ static int mp_sum_weights(mp_ctx *x) {
                wt_add(x->rp[k], wt_cpu_repack_size(t), &x->rp[k]) != 0)
       return wt_fail(x->err, "the repacked weights overflow 64 bits");
   }
-  for (i = 0; i < x->m->n_tensors; i++) {
-    const wt_tensor *t = &x->m->tensors[i];
-    if (wt_cpu_repacks(t, x->cpu) > 0 && t->offset < x->map_last &&
-        t->offset + t->nbytes > x->map_first)
-      x->n_gap++;
-  }
   return 0;
 }
 
@@ -351,7 +344,8 @@ static int mp_sum_weights(mp_ctx *x) {
 ** the tensors that stay mapped (their padding, repacked tensors among
 ** them), which llama.cpp maps with them.  No row when there are none. */
 static int mp_map_gap(mp_ctx *x) {
-  uint64_t kept = 0, k;
+  uint64_t kept = 0, k, n_gap = 0;
+  size_t i;
   if (x->map_unknown)
     return mp_row(x, -1, "weights", 0, 0,
                   "unknown: the span llama.cpp maps depends on which tensors it repacks, and its "
@@ -364,11 +358,17 @@ static int mp_map_gap(mp_ctx *x) {
       return 0;
   if (x->map_last - x->map_first <= kept)
     return 0;
+  for (i = 0; i < x->m->n_tensors; i++) {
+    const wt_tensor *t = &x->m->tensors[i];
+    if (wt_cpu_repacks(t, x->cpu) > 0 && t->offset < x->map_last &&
+        t->offset + t->nbytes > x->map_first)
+      n_gap++;
+  }
   return mp_row(x, -1, "weights", 1, x->map_last - x->map_first - kept,
                 "the rest of the mapped span (bytes %llu to %llu of the file): padding and %llu "
                 "repacked tensors",
                 (unsigned long long)x->map_first, (unsigned long long)x->map_last,
-                (unsigned long long)x->n_gap);
+                (unsigned long long)n_gap);
 }
 
 /* The repack row of layer k (index n_layer: outside the layers), when
