@@ -30,27 +30,12 @@ def part_sum(cond):
     return mib(part_bytes(cond))
 
 
-# The compute buffer is an estimate: it must come within this fraction of
-# what llama.cpp reserves, plus 0.05 MiB; for a graph of fewer than 512
-# tokens (a context smaller than n_ubatch), where the activations the
-# estimate takes per token weigh most, within the second (the tiny MoE and
-# MLA models then reserve a third less than it says, cohere2 a third more).
-COMPUTE_TOLERANCE = 0.25
-COMPUTE_TOLERANCE_SMALL = 0.6
-
-
-def mapped(figure):
-    """SQL giving llama.cpp's CPU_Mapped figure (MiB, as printed) when it
-    agrees with the plan.  Without repacked weights the mapping holds them
-    all: the weights rows, to the hundredth.  With them, llama.cpp maps the
-    span of the file from the first to the last tensor it does not repack,
-    which holds at least the weights it does not repack and at most all of
-    them: the figure is accepted when it lies between the two (each
-    +-0.005 MiB, its rounding), else the weights are shown."""
-    w, r = part_bytes("part = 'weights'"), part_bytes("part = 'repack'")
-    lo, hi = "(%s - %s)" % (w, r), w
-    return ("CASE WHEN %s = 0 THEN %s WHEN %s <= (%s + 0.005) * 1048576 AND (%s - 0.005) * 1048576 <= %s"
-            " THEN '%s' ELSE %s END" % (r, mib(w), lo, figure, figure, hi, figure, mib(w)))
+def mapped():
+    """SQL giving the planner's figure for llama.cpp's CPU_Mapped buffer: the
+    weights rows, the tensors that stay mapped and the rest of the span of
+    the file llama.cpp maps (from the first byte of those tensors to the
+    last: padding and the repacked tensors between them), to the hundredth."""
+    return part_sum("part = 'weights'")
 
 
 def sql_string(s):
@@ -93,17 +78,18 @@ def record(f, ctx, seqs, fa, tk, tv, cpu, *rest):
     print()
     print("query T nosort")
     print("SELECT %s || ' ' || %s || ' ' || %s FROM gguf_memory(%s)"
-          % (mapped(mapped_mib), part_sum("part = 'repack'"), part_sum("part = 'output'"), args))
+          % (mapped(), part_sum("part = 'repack'"), part_sum("part = 'output'"), args))
     print("----")
     print("%s %s %s" % (mapped_mib, repack_mib, output))
     print()
-    print("query II nosort")
-    print("SELECT abs(nbytes / 1048576.0 - %s) <= %s * %s + 0.05, detail LIKE '%%, ' || %s || ' tokens, flash attention %s'"
-          " FROM gguf_memory(%s) WHERE part = 'compute'"
-          % (compute, COMPUTE_TOLERANCE if int(n_ubatch) >= 512 else COMPUTE_TOLERANCE_SMALL, compute,
-             n_ubatch, flash, args))
+    # The compute buffer is unknown to the planner (NULL), with a size
+    # llama.cpp's cannot be below: llama.cpp's figure, rounded to the
+    # hundredth, must be at least that size, less the rounding.
+    print("query III nosort")
+    print("SELECT nbytes IS NULL, at_least <= (%s + 0.005) * 1048576, detail LIKE 'unknown: %%, ' || %s || ' tokens, flash attention %s'"
+          " FROM gguf_memory(%s) WHERE part = 'compute'" % (compute, n_ubatch, flash, args))
     print("----")
-    print("1\t1")
+    print("1\t1\t1")
 
 
 print("# What llama.cpp (node-llama-cpp %s, its prebuilt CPU build) allocates" % sys.argv[1])

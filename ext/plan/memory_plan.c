@@ -7,7 +7,13 @@
 ** tests/memory_oracle.test):
 **
 **   weights   the bytes of the tensors of each layer (blk.N.*), and of the
-**             others (token_embd, output, output_norm, ...): the mapped file
+**             others (token_embd, output, output_norm, ...), that stay in
+**             the mapped file; and a row for the rest of the span llama.cpp
+**             maps, from the first byte of those tensors to the last
+**             (llama_model_loader::get_mapping_range in
+**             src/llama-model-loader.cpp, used by load_tensors in
+**             src/llama-model.cpp): alignment padding and the tensors it
+**             repacks that lie between them
 **   repack    the copy of the weights llama.cpp repacks for the CPU
 **             (CPU_REPACK, cpu_repack.c)
 **   k_cache   per layer with attention: row_size(type_k, key_length *
@@ -19,7 +25,10 @@
 **   recurrent_state  mamba: r = (d_conv-1)(d_inner + 2 n_group d_state)
 **             and s = d_state d_inner F32 values per sequence and layer
 **   output    the logits buffer, n_vocab * n_seq F32
-**   compute   an estimate of the compute buffer (see mp_compute)
+**   compute   unknown (NULL): llama.cpp sizes the compute buffer by letting
+**             ggml-alloc plan its worst-case graph, which the planner does
+**             not reproduce; the row gives a size it cannot be below
+**             (at_least, see mp_compute)
 **
 ** Sliding windows: gemma2 (every other layer, 4096 unless the file says),
 ** gemma3 (5 of 6 layers, when the file gives a window), cohere2 (3 of 4).
@@ -110,15 +119,17 @@ typedef struct mp_ctx {
   uint64_t n_layer;
   wt_mem_plan *plan;
   wt_error *err;
-  int cpu;            /* WT_CPU_* the repack rows are for */
-  uint64_t *w, *nw;   /* weights bytes and tensor counts per layer, then outside */
-  uint64_t *rp, *nrp; /* likewise the repacked tensors (CPU_REPACK) */
-  int64_t *rp_type;   /* their type, -1 when several, -2 when some are unknown */
-  uint64_t n_tokens;  /* tokens of the graph llama.cpp reserves: min(n_ctx, n_ubatch) */
-  uint64_t attn;      /* compute: bytes of the attention stage (masks and scores) */
-  uint64_t act;       /* compute: F32 activations per token besides them */
-  int known_compute;  /* 0 when the architecture is unknown */
-  int flash_attn;     /* as resolved: 0 or 1 */
+  int cpu;                      /* WT_CPU_* the repack rows are for */
+  uint64_t *w, *nw;             /* weights bytes and tensor counts per layer, then outside */
+  uint64_t *rp, *nrp;           /* likewise the repacked tensors (CPU_REPACK) */
+  int64_t *rp_type;             /* their type, -1 when several, -2 when some are unknown */
+  uint64_t map_first, map_last; /* the file span of the tensors that stay mapped */
+  int map_unknown;              /* 1: which tensors stay mapped depends on unknown rules */
+  uint64_t n_tokens;            /* tokens of the graph llama.cpp reserves: min(n_ctx, n_ubatch) */
+  uint64_t kq;                  /* compute: bytes of the largest layer's attention scores */
+  uint64_t n_embd;              /* compute: width of the hidden state the logits come from */
+  int known_compute;            /* 0 when the architecture is unknown */
+  int flash_attn;               /* as resolved: 0 or 1 */
 } mp_ctx;
 
 /* ============================ Reading metadata ============================ */
@@ -234,6 +245,7 @@ static int mp_row(mp_ctx *x, int64_t layer, const char *part, int known, uint64_
   r->part = part;
   r->known = known;
   r->nbytes = known ? nbytes : 0;
+  r->at_least = 0;
   va_start(ap, fmt);
   vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
   va_end(ap);
@@ -262,17 +274,6 @@ static int mp_mul3(mp_ctx *x, uint64_t a, uint64_t b, uint64_t c, const char *wh
   return 0;
 }
 
-/* The compute estimate's activations per token: 4 wide + 2 n_embd F32. */
-static int mp_activations(mp_ctx *x, uint64_t wide, uint64_t n_embd) {
-  uint64_t e;
-  if (mp_mul3(x, wide, 4, 1, "the activations", &x->act) != 0 ||
-      mp_mul3(x, n_embd, 2, 1, "the activations", &e) != 0)
-    return -1;
-  if (wt_add(x->act, e, &x->act) != 0)
-    return wt_fail(x->err, "the size of the activations overflows 64 bits");
-  return 0;
-}
-
 /* The layer of a tensor named "blk.N....", or -1. */
 static int64_t mp_tensor_layer(const wt_tensor *t) {
   const char *p = t->name.p;
@@ -285,9 +286,10 @@ static int64_t mp_tensor_layer(const wt_tensor *t) {
   return i < n && p[i] == '.' && v < MP_MAX_LAYERS ? v : -1;
 }
 
-/* Add up the tensors' bytes per layer (blk.N.*, N < n_layer) and outside
-** the layers, in one pass: x->w[il] and x->nw[il], index n_layer for the
-** rest. */
+/* Add up the bytes of the tensors that stay mapped per layer (blk.N.*,
+** N < n_layer) and outside the layers, in one pass: x->w[il] and x->nw[il],
+** index n_layer for the rest; likewise the repacked ones, and the span of
+** the file the mapped ones lie in. */
 static int mp_sum_weights(mp_ctx *x) {
   size_t i;
   char q[WT_QUOTE_SIZE];
@@ -299,6 +301,8 @@ static int mp_sum_weights(mp_ctx *x) {
   x->rp = x->w + 2 * n;
   x->nrp = x->w + 3 * n;
   x->rp_type = (int64_t *)(x->w + 4 * n);
+  x->map_first = UINT64_MAX;
+  x->map_last = 0;
   for (i = 0; i < x->m->n_tensors; i++) {
     const wt_tensor *t = &x->m->tensors[i];
     int64_t tl = mp_tensor_layer(t);
@@ -307,22 +311,64 @@ static int mp_sum_weights(mp_ctx *x) {
     if (!t->nbytes_known)
       return wt_fail(x->err, "tensor %s has a type no table knows, so its size is unknown",
                      wt_quote(q, sizeof(q), t->name.p, t->name.n));
-    if (wt_add(x->w[k], t->nbytes, &x->w[k]) != 0)
-      return wt_fail(x->err, "the weights overflow 64 bits");
-    x->nw[k]++;
+    if (t->offset > UINT64_MAX - t->nbytes)
+      return wt_fail(x->err, "tensor %s ends past 2^64 bytes",
+                     wt_quote(q, sizeof(q), t->name.p, t->name.n));
     rp = wt_cpu_repacks(t, x->cpu);
+    if (rp <= 0) {
+      if (wt_add(x->w[k], t->nbytes, &x->w[k]) != 0)
+        return wt_fail(x->err, "the weights overflow 64 bits");
+      x->nw[k]++;
+      if (t->offset < x->map_first)
+        x->map_first = t->offset;
+      if (t->offset + t->nbytes > x->map_last)
+        x->map_last = t->offset + t->nbytes;
+    }
     if (rp == 0)
       continue;
     if (x->nrp[k]++ == 0)
       x->rp_type[k] = t->type_id;
     else if (x->rp_type[k] != t->type_id && x->rp_type[k] != -2)
       x->rp_type[k] = -1;
-    if (rp < 0)
+    if (rp < 0) {
       x->rp_type[k] = -2;
-    else if (wt_cpu_repack_size(t) == 0 || wt_add(x->rp[k], wt_cpu_repack_size(t), &x->rp[k]) != 0)
+      x->map_unknown = 1;
+    } else if (wt_cpu_repack_size(t) == 0 ||
+               wt_add(x->rp[k], wt_cpu_repack_size(t), &x->rp[k]) != 0)
       return wt_fail(x->err, "the repacked weights overflow 64 bits");
   }
   return 0;
+}
+
+/* The weights row of the rest of the mapped span: the file's bytes between
+** the tensors that stay mapped (their padding, repacked tensors among
+** them), which llama.cpp maps with them.  No row when there are none. */
+static int mp_map_gap(mp_ctx *x) {
+  uint64_t kept = 0, k, n_gap = 0;
+  size_t i;
+  if (x->map_unknown)
+    return mp_row(x, -1, "weights", 0, 0,
+                  "unknown: the span llama.cpp maps depends on which tensors it repacks, and its "
+                  "rules for this CPU are not known");
+  if (x->map_first >= x->map_last)
+    return 0;
+  /* (tensors that overlap in a hostile file can add up past the span) */
+  for (k = 0; k <= x->n_layer; k++)
+    if (wt_add(kept, x->w[k], &kept) != 0)
+      return 0;
+  if (x->map_last - x->map_first <= kept)
+    return 0;
+  for (i = 0; i < x->m->n_tensors; i++) {
+    const wt_tensor *t = &x->m->tensors[i];
+    if (wt_cpu_repacks(t, x->cpu) > 0 && t->offset < x->map_last &&
+        t->offset + t->nbytes > x->map_first)
+      n_gap++;
+  }
+  return mp_row(x, -1, "weights", 1, x->map_last - x->map_first - kept,
+                "the rest of the mapped span (bytes %llu to %llu of the file): padding and %llu "
+                "repacked tensors",
+                (unsigned long long)x->map_first, (unsigned long long)x->map_last,
+                (unsigned long long)n_gap);
 }
 
 /* The repack row of layer k (index n_layer: outside the layers), when
@@ -344,10 +390,10 @@ static int mp_repack(mp_ctx *x, int64_t il, uint64_t k) {
 ** and its repack row. */
 static int mp_weights(mp_ctx *x, int64_t il) {
   uint64_t k = il >= 0 ? (uint64_t)il : x->n_layer;
-  if (il >= 0 ? mp_row(x, il, "weights", 1, x->w[k], "%llu tensors blk.%lld.*",
+  if (il >= 0 ? mp_row(x, il, "weights", 1, x->w[k], "%llu tensors blk.%lld.* mapped",
                        (unsigned long long)x->nw[k], (long long)il)
               : mp_row(x, -1, "weights", 1, x->w[k],
-                       "%llu tensors outside the layers (token_embd, output, ...)",
+                       "%llu tensors outside the layers (token_embd, output, ...) mapped",
                        (unsigned long long)x->nw[k]))
     return -1;
   return mp_repack(x, il, k);
@@ -393,7 +439,7 @@ static int mp_fa_block(mp_ctx *x, char kind, int64_t type, uint64_t head) {
 /* The K and V cache rows of an attention model; cells per stream. */
 static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t cells) {
   uint64_t n_embd, *head, *head_kv, hk, hv, n_swa, swa_cells, il, v_max = 0;
-  uint64_t kmla = 0, vmla = 0, wide;
+  uint64_t kmla = 0, vmla = 0;
   const ggml_type_info *tk = ggml_type_get(s->type_k), *tv = ggml_type_get(s->type_v);
   int found_swa, mla, rc = -1;
   if (mp_uint(x, "embedding_length", 1, 0, &n_embd, NULL) != 0)
@@ -430,25 +476,7 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
   swa_cells = mp_pad(swa_cells, MP_PAD);
   if (swa_cells > cells)
     swa_cells = cells;
-  /* Compute buffer: the masks (F32, F16 with FA) of the dense and the SWA
-  ** cells and, without FA, the scores of one layer (F32, n_head per token
-  ** and cell); activations about 2 n_embd + 4 n_head key_length floats a
-  ** token.  (cells and n_tokens are below 2^40, so their sum is too.) */
-  if (mp_mul3(x, cells + (n_swa ? swa_cells : 0), x->n_tokens, s->flash_attn ? 2 : 4, "the masks",
-              &x->attn) != 0 ||
-      mp_mul3(x, head[0], hk, 1, "the activations", &wide) != 0 ||
-      mp_activations(x, wide, n_embd) != 0)
-    goto done;
-  if (!s->flash_attn) {
-    uint64_t kq;
-    if (mp_mul3(x, cells, x->n_tokens, head[0], "the attention scores", &kq) != 0 ||
-        mp_mul3(x, kq, 4, 1, "the attention scores", &kq) != 0)
-      goto done;
-    if (wt_add(x->attn, kq, &x->attn) != 0) {
-      wt_fail(x->err, "the size of the attention stage overflows 64 bits");
-      goto done;
-    }
-  }
+  x->n_embd = n_embd;
   x->known_compute = 1;
   /* Without flash attention V is stored transposed, every layer as wide as
   ** the widest, even one without KV heads (head_count_kv 0: no K). */
@@ -463,7 +491,7 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
   }
   for (il = 0; il < x->n_layer; il++) {
     int swa = n_swa != 0 && il % a->swa_pattern < a->swa_pattern - 1;
-    uint64_t c = swa ? swa_cells : cells, nk, nv, rk = 0, rv = 0, kb = 0, vb = 0;
+    uint64_t c = swa ? swa_cells : cells, nk, nv, rk = 0, rv = 0, kb = 0, vb = 0, kq = 0;
     char where[MP_NOTE_SIZE];
     if (mp_weights(x, (int64_t)il) != 0)
       goto done;
@@ -476,6 +504,15 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
         mp_mul3(x, rk, c, s->n_seq, "the K cache", &kb) != 0 ||
         mp_mul3(x, rv, c, s->n_seq, "the V cache", &vb) != 0)
       goto done;
+    /* Without flash attention a layer with KV heads computes its scores
+    ** kq = mul_mat(k, q), F32, c cells x n_tokens x n_head (build_attn_mha,
+    ** src/llama-graph.cpp); the compute buffer holds the largest at once. */
+    if (!s->flash_attn && head_kv[il] != 0 &&
+        (mp_mul3(x, c, x->n_tokens, head[il], "the attention scores", &kq) != 0 ||
+         mp_mul3(x, kq, 4, 1, "the attention scores", &kq) != 0))
+      goto done;
+    if (kq > x->kq)
+      x->kq = kq;
     if (swa)
       snprintf(where, sizeof(where), ", sliding window %llu", (unsigned long long)n_swa);
     else
@@ -517,8 +554,7 @@ static int mp_mamba(mp_ctx *x, const wt_mem_settings *s) {
       mp_mul3(x, d_state, d_inner, 4, "the ssm state", &sv) != 0 ||
       mp_mul3(x, sv, cells, 1, "the ssm state", &sv) != 0)
     return wt_fail(x->err, "the recurrent state overflows 64 bits");
-  /* compute: the scan's activations, about 4 d_inner + 2 n_embd a token */
-  if (mp_uint(x, "embedding_length", 1, 0, &t, NULL) != 0 || mp_activations(x, d_inner, t) != 0)
+  if (mp_uint(x, "embedding_length", 1, 0, &x->n_embd, NULL) != 0)
     return -1;
   x->known_compute = 1;
   for (il = 0; il < x->n_layer; il++)
@@ -547,27 +583,41 @@ static int mp_vocab(mp_ctx *x, uint64_t *n_vocab) {
   return 0;
 }
 
-/* ============================ Compute estimate ============================ */
+/* ============================= Compute buffer ============================= */
 
-/* The compute row: an estimate of the buffer llama.cpp's graph allocator
-** reserves for a prompt of n_tokens tokens, all of them outputs.  Its peak
-** is either the attention stage or the output stage (the logits, n_vocab
-** F32 per token), whichever is larger, plus the activations. */
+/* The compute row.  llama.cpp reserves the buffer ggml-alloc plans for its
+** worst-case graph of n_tokens tokens, all of them outputs (graph_reserve
+** in the llama_context constructor, src/llama-context.cpp, with
+** n_outputs = min(n_tokens, n_batch)); its size depends on every node of
+** the architecture's graph and on the order ggml-alloc frees and reuses
+** them (ggml/src/ggml-alloc.c), which the planner does not reproduce.  So
+** the row is unknown (NULL) and says what the buffer cannot be below: the
+** larger of two sets of tensors alive at once.  The logits (n_vocab x
+** n_tokens F32, a graph output, never freed) beside their input, the
+** normed hidden state (n_embd x n_tokens F32), which ggml-alloc frees only
+** after the logits are allocated; and without flash attention one layer's
+** attention scores (mp_attention).  n_tokens is at most what llama.cpp
+** reserves (it rounds it up to a multiple of the sequences). */
 static int mp_compute(mp_ctx *x, uint64_t n_vocab) {
-  uint64_t logits, act, peak;
+  uint64_t logits, hidden, floor;
+  int kq;
   if (!x->known_compute)
     return mp_row(x, -1, "compute", 0, 0, "unknown for this architecture");
   if (mp_mul3(x, n_vocab, x->n_tokens, 4, "the logits", &logits) != 0 ||
-      mp_mul3(x, x->act, x->n_tokens, 4, "the activations", &act) != 0)
-    return -1;
-  peak = logits > x->attn ? logits : x->attn;
-  if (wt_add(peak, act, &peak) != 0)
+      mp_mul3(x, x->n_embd, x->n_tokens, 4, "the hidden state", &hidden) != 0 ||
+      wt_add(logits, hidden, &floor) != 0)
     return wt_fail(x->err, "the compute buffer overflows 64 bits");
-  return mp_row(x, -1, "compute", 1, peak,
-                "estimate: max(attention %llu, logits %llu) + activations %llu, %llu tokens, "
-                "flash attention %s",
-                (unsigned long long)x->attn, (unsigned long long)logits, (unsigned long long)act,
-                (unsigned long long)x->n_tokens, x->flash_attn ? "on" : "off");
+  kq = x->kq > floor;
+  if (kq)
+    floor = x->kq;
+  if (mp_row(x, -1, "compute", 0, 0,
+             "unknown: llama.cpp plans it from its graph; at least %llu bytes (%s), %llu tokens, "
+             "flash attention %s",
+             (unsigned long long)floor, kq ? "one layer's attention scores" : "logits and input",
+             (unsigned long long)x->n_tokens, x->flash_attn ? "on" : "off") != 0)
+    return -1;
+  x->plan->rows[x->plan->n_rows - 1].at_least = floor;
+  return 0;
 }
 
 /* A later part of a split GGUF (gguf-split writes the metadata into the
@@ -583,9 +633,11 @@ static int mp_split_part(mp_ctx *x) {
   if (mp_sum_weights(x) != 0)
     goto fail;
   for (il = 0; il < x->n_layer; il++)
-    if (x->nw[il] != 0 && mp_weights(x, (int64_t)il) != 0)
+    if ((x->nw[il] != 0 || x->nrp[il] != 0) && mp_weights(x, (int64_t)il) != 0)
       goto fail;
-  if (x->nw[x->n_layer] != 0 && mp_weights(x, -1) != 0)
+  if ((x->nw[x->n_layer] != 0 || x->nrp[x->n_layer] != 0) && mp_weights(x, -1) != 0)
+    goto fail;
+  if (mp_map_gap(x) != 0)
     goto fail;
   free(x->w);
   return 0;
@@ -726,7 +778,7 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
       : a->kind == MP_ATTN ? mp_attention(&x, a, &set, cells)
                            : mp_mamba(&x, &set))
     goto fail;
-  if (mp_weights(&x, -1) != 0 || mp_vocab(&x, &n_vocab) != 0 ||
+  if (mp_weights(&x, -1) != 0 || mp_map_gap(&x) != 0 || mp_vocab(&x, &n_vocab) != 0 ||
       mp_mul3(&x, n_vocab, set.n_seq, 4, "the output buffer", &outb) != 0 ||
       mp_row(&x, -1, "output", 1, outb, "logits: %llu tokens x %llu sequences, F32",
              (unsigned long long)n_vocab, (unsigned long long)set.n_seq) != 0 ||

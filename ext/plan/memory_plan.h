@@ -7,9 +7,9 @@
 ** n_ubatch, flash attention, the CPU).  Output: rows (layer, part, nbytes,
 ** detail): per layer its weights, the copy of them llama.cpp repacks for
 ** the CPU and its K/V cache (or recurrent state), then the weights outside
-** the layers, the output (logits) buffer and an estimate of the compute
-** buffer.  Settings llama.cpp refuses are errors with its reason.  The formulas follow llama.cpp
-*(see README "Memory
+** the layers, the output (logits) buffer and the compute buffer (unknown,
+** with a size it cannot be below).  Settings llama.cpp refuses are errors with its reason.  The
+*formulas follow llama.cpp (see README "Memory
 ** planner"); every size is overflow-checked, and metadata that llama.cpp
 ** would refuse (a per-layer array of the wrong length or type, dimensions
 ** whose product does not fit) is an error.  Pure C, no SQLite.
@@ -47,6 +47,7 @@ typedef struct wt_mem_row {
                        "compute" */
   uint64_t nbytes;
   int known;                  /* 0: nbytes is unknown (SQL NULL), detail says why */
+  uint64_t at_least;          /* unknown rows: bytes llama.cpp's figure cannot be below */
   char detail[WT_MEM_DETAIL]; /* NUL-terminated */
 } wt_mem_row;
 

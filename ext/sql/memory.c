@@ -18,7 +18,8 @@
 ** gguf_fit(path, budget_bytes [, n_ctx, ...]): does that fit in
 ** budget_bytes?  One row per part (its bytes, NULL when any of its rows is
 ** unknown) and a last row 'total' whose fits is 1, 0, or NULL when any part
-** is unknown, with the reason:
+** is unknown (0 still when the known parts and what the unknown ones cannot
+** be below exceed the budget), with the reason:
 **
 **   SELECT fits, reason FROM gguf_fit('m.gguf', 24 * 1073741824, 32768)
 **   WHERE part = 'total';
@@ -40,8 +41,8 @@
 
 SQLITE_EXTENSION_INIT3
 
-enum { GM_LAYER, GM_PART, GM_NBYTES, GM_DETAIL, GM_NCOLS };
-enum { GF_PART, GF_NBYTES, GF_FITS, GF_REASON, GF_NCOLS };
+enum { GM_LAYER, GM_PART, GM_NBYTES, GM_AT_LEAST, GM_DETAIL, GM_NCOLS };
+enum { GF_PART, GF_NBYTES, GF_AT_LEAST, GF_FITS, GF_REASON, GF_NCOLS };
 
 #define GM_N_SETTINGS 7 /* n_ctx, type_k, type_v, n_seq, n_ubatch, flash_attn, cpu */
 
@@ -64,6 +65,8 @@ typedef struct gf_state {
   struct {
     const char *part;
     uint64_t nbytes;
+    uint64_t at_least;           /* nbytes when known, else what it cannot be below */
+    int at_least_ok;             /* 0: at_least NULL (it overflows) */
     int known;                   /* 0: nbytes NULL */
     int fits;                    /* -1: NULL (part rows, or unknown) */
     char reason[GF_REASON_SIZE]; /* "" : NULL */
@@ -208,6 +211,9 @@ static int gm_column(wt_cursor *c, sqlite3_context *ctx, int col) {
     if (r->known)
       wt_result_u64(ctx, r->nbytes);
     break;
+  case GM_AT_LEAST:
+    wt_result_u64(ctx, r->known ? r->nbytes : r->at_least);
+    break;
   case GM_DETAIL:
     sqlite3_result_text(ctx, r->detail, -1, SQLITE_TRANSIENT);
     break;
@@ -217,7 +223,8 @@ static int gm_column(wt_cursor *c, sqlite3_context *ctx, int col) {
 
 const wt_table_def wt_gguf_memory_table = {
     .name = "gguf_memory",
-    .schema = "CREATE TABLE x(layer INTEGER, part TEXT, nbytes INTEGER, detail TEXT, path HIDDEN,"
+    .schema = "CREATE TABLE x(layer INTEGER, part TEXT, nbytes INTEGER, at_least INTEGER,"
+              " detail TEXT, path HIDDEN,"
               " n_ctx HIDDEN, type_k HIDDEN, type_v HIDDEN, n_seq HIDDEN, n_ubatch HIDDEN,"
               " flash_attn HIDDEN, cpu HIDDEN, file HIDDEN)",
     .format = WT_FORMAT_GGUF,
@@ -234,12 +241,12 @@ const wt_table_def wt_gguf_memory_table = {
 /* Add the plan's rows up per part into st, then the total against budget. */
 static void gf_add_up(const wt_mem_plan *plan, uint64_t budget, gf_state *st) {
   size_t i, j;
-  int total_known = 1, overflow = 0;
-  uint64_t total = 0;
+  int total_known = 1, overflow = 0, floor_ok = 1;
+  uint64_t total = 0, floor = 0; /* floor: the known bytes and what the unknown cannot be below */
   const char *why = NULL, *why_part = NULL;
   for (j = 0; j < GF_NPARTS; j++) {
-    int seen = 0, known = 1;
-    uint64_t sum = 0;
+    int seen = 0, known = 1, sum_ok = 1;
+    uint64_t sum = 0, least = 0;
     const char *detail = NULL;
     for (i = 0; i < plan->n_rows; i++) {
       const wt_mem_row *r = &plan->rows[i];
@@ -250,14 +257,18 @@ static void gf_add_up(const wt_mem_plan *plan, uint64_t budget, gf_state *st) {
         if (known)
           detail = r->detail;
         known = 0;
-      } else if (wt_add(sum, r->nbytes, &sum) != 0) {
-        overflow = 1;
       }
+      if (wt_add(least, r->known ? r->nbytes : r->at_least, &least) != 0)
+        sum_ok = 0;
+      if (r->known && wt_add(sum, r->nbytes, &sum) != 0)
+        overflow = 1;
     }
     if (!seen)
       continue;
     st->rows[st->n].part = gf_parts[j];
     st->rows[st->n].nbytes = sum;
+    st->rows[st->n].at_least = least;
+    st->rows[st->n].at_least_ok = sum_ok;
     st->rows[st->n].known = known;
     st->rows[st->n].fits = -1;
     snprintf(st->rows[st->n].reason, GF_REASON_SIZE, "%s", known ? "" : detail);
@@ -267,6 +278,8 @@ static void gf_add_up(const wt_mem_plan *plan, uint64_t budget, gf_state *st) {
       why_part = gf_parts[j];
     }
     total_known = total_known && known;
+    if (!sum_ok || wt_add(floor, least, &floor) != 0)
+      floor_ok = 0;
     if (known && wt_add(total, sum, &total) != 0)
       overflow = 1;
   }
@@ -274,7 +287,14 @@ static void gf_add_up(const wt_mem_plan *plan, uint64_t budget, gf_state *st) {
   st->rows[st->n].fits = -1;
   st->rows[st->n].known = total_known && !overflow;
   st->rows[st->n].nbytes = total;
-  if (!total_known)
+  st->rows[st->n].at_least = floor;
+  st->rows[st->n].at_least_ok = floor_ok;
+  if (!total_known && floor_ok && floor > budget) {
+    st->rows[st->n].fits = 0;
+    snprintf(st->rows[st->n].reason, GF_REASON_SIZE,
+             "does not fit: needs at least %.2f MiB, more than the budget of %.2f MiB (%s %s)",
+             floor / GF_MIB, budget / GF_MIB, why_part, why);
+  } else if (!total_known)
     snprintf(st->rows[st->n].reason, GF_REASON_SIZE, "cannot say: %s %s", why_part, why);
   else if (overflow)
     snprintf(st->rows[st->n].reason, GF_REASON_SIZE, "cannot say: the total overflows 64 bits");
@@ -325,6 +345,10 @@ static int gf_column(wt_cursor *c, sqlite3_context *ctx, int col) {
     if (st->rows[c->row].known)
       wt_result_u64(ctx, st->rows[c->row].nbytes);
     break;
+  case GF_AT_LEAST:
+    if (st->rows[c->row].at_least_ok)
+      wt_result_u64(ctx, st->rows[c->row].at_least);
+    break;
   case GF_FITS:
     if (st->rows[c->row].fits >= 0)
       sqlite3_result_int(ctx, st->rows[c->row].fits);
@@ -339,7 +363,8 @@ static int gf_column(wt_cursor *c, sqlite3_context *ctx, int col) {
 
 const wt_table_def wt_gguf_fit_table = {
     .name = "gguf_fit",
-    .schema = "CREATE TABLE x(part TEXT, nbytes INTEGER, fits INTEGER, reason TEXT, path HIDDEN,"
+    .schema = "CREATE TABLE x(part TEXT, nbytes INTEGER, at_least INTEGER, fits INTEGER,"
+              " reason TEXT, path HIDDEN,"
               " budget_bytes HIDDEN, n_ctx HIDDEN, type_k HIDDEN, type_v HIDDEN, n_seq HIDDEN,"
               " n_ubatch HIDDEN, flash_attn HIDDEN, cpu HIDDEN, file HIDDEN)",
     .format = WT_FORMAT_GGUF,

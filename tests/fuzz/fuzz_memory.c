@@ -18,11 +18,14 @@
 ** Checks, beside "no crash, no sanitizer report": an error has a message
 ** and leaves no rows; a plan's rows have a known part, a layer >= -1, a
 ** NUL-terminated detail and nbytes 0 when unknown; the weights rows add up
-** to the tensors' bytes (summed here in 128 bits); every cache, output and
-** compute row equals the product its detail states, worked out here in
-** 128 bits (so a wrapped 64-bit product shows); the compute row's logits
-** equal n_vocab x tokens x 4; the repack rows add up to at most the
-** tensors' bytes, each padded to 32.  Built by `make fuzz`.
+** to the span of the file from the first to the last byte of the tensors
+** the CPU does not repack (or to their bytes when they overlap, or when
+** that span is unknown; summed here in 128 bits); every cache and output
+** row equals the product its detail states, worked out here in 128 bits
+** (so a wrapped 64-bit product shows); the compute row is unknown, and its
+** at_least is the figure its detail states and at least the logits,
+** n_vocab x tokens x 4; the repack rows add up to at most the tensors'
+** bytes, each padded to 32.  Built by `make fuzz`.
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -73,14 +76,23 @@ static void check_cache(const wt_mem_row *r) {
 }
 
 /* Check one successful plan against the model it was made of. */
-static void check_plan(const wt_model *m, const wt_mem_plan *p) {
-  u128 weights = 0, tensors = 0, repack = 0, padded = 0;
-  unsigned long long n_vocab = 0, n_seq, a, l, act, tok;
-  int have_output = 0;
+static void check_plan(const wt_model *m, const wt_mem_plan *p, int cpu) {
+  u128 weights = 0, kept = 0, repack = 0, padded = 0, first = (u128)-1, last = 0;
+  unsigned long long n_vocab = 0, n_seq, floor, tok;
+  int have_output = 0, span_unknown = 0;
   size_t i;
   for (i = 0; i < m->n_tensors; i++) {
-    tensors += m->tensors[i].nbytes;
-    padded += ((u128)m->tensors[i].nbytes + 31) / 32 * 32;
+    const wt_tensor *t = &m->tensors[i];
+    int rp = wt_cpu_repacks(t, cpu);
+    padded += ((u128)t->nbytes + 31) / 32 * 32;
+    span_unknown |= rp < 0;
+    if (rp > 0)
+      continue;
+    kept += t->nbytes;
+    if (t->offset < first)
+      first = t->offset;
+    if ((u128)t->offset + t->nbytes > last)
+      last = (u128)t->offset + t->nbytes;
   }
   for (i = 0; i < p->n_rows; i++) {
     const wt_mem_row *r = &p->rows[i];
@@ -102,19 +114,25 @@ static void check_plan(const wt_model *m, const wt_mem_plan *p) {
         abort();
       have_output = 1;
     } else if (strcmp(r->part, "compute") == 0) {
-      if (!r->known)
+      if (r->known)
+        abort();
+      if (strcmp(r->detail, "unknown for this architecture") == 0)
         continue;
       if (!have_output ||
           sscanf(r->detail,
-                 "estimate: max(attention %llu, logits %llu) + activations %llu, %llu tokens", &a,
-                 &l, &act, &tok) != 4 ||
-          (u128)n_vocab * tok * 4 != l || (u128)(a > l ? a : l) + act != r->nbytes)
+                 "unknown: llama.cpp plans it from its graph; at least %llu bytes (%*[^)]), %llu "
+                 "tokens",
+                 &floor, &tok) != 2 ||
+          floor != r->at_least || (u128)n_vocab * tok * 4 > floor)
         abort();
     } else {
       abort();
     }
   }
-  if (weights != tensors || repack > padded)
+  if (span_unknown || first >= last || last - first <= kept ? weights != kept
+                                                            : weights != last - first)
+    abort();
+  if (repack > padded)
     abort();
 }
 
@@ -151,7 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } else {
     if (i < m.n_tensors) /* a tensor of unknown size must be an error */
       abort();
-    check_plan(&m, &plan);
+    check_plan(&m, &plan, s.cpu);
     wt_mem_plan_free(&plan);
   }
   wt_model_free(&m);
