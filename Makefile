@@ -416,7 +416,7 @@ FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
 FUZZ_SRC_fuzz_gguf        := $(PARSER_SRC)
 FUZZ_SRC_fuzz_gguf_values := $(PARSER_SRC)
 FUZZ_SRC_fuzz_decode      := $(PARSER_SRC) $(DECODE_SRC)
-FUZZ_SRC_fuzz_report      := $(REPORT_SRC)
+FUZZ_SRC_fuzz_report      := $(BASE_SRC) $(REPORT_SRC)
 FUZZ_SRC_fuzz_hf_names    := $(BASE_SRC) ext/paths/hf_locate.c ext/paths/hf_scan.c ext/bytes/fd.c
 FUZZ_SRC_fuzz_paths_index := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC) \
                              $(filter ext/paths/paths%.c ext/paths/hf_%.c,$(PATHS_SRC))
