@@ -36,6 +36,7 @@
 #include "sql/model_config.h"
 #include "sql/histogram_table.h"
 #include "sql/report.h"
+#include "sql/rewrite.h"
 #include "sql/tables.h"
 #include "sql/stats.h"
 #include "sql/values.h"
@@ -80,6 +81,8 @@ WT_EXPORT int sqlite3_weights_init(sqlite3 *db, char **pzErrMsg, const sqlite3_a
     rc = wt_register_hash_functions(db);
   if (rc == SQLITE_OK)
     rc = wt_register_report(db);
+  if (rc == SQLITE_OK)
+    rc = wt_register_rewrite(db);
   wt_cache_unref(cache);
   return rc;
 }

@@ -1,0 +1,443 @@
+/*
+** rewrite.c: gguf_rewrite() and safetensors_rewrite(), SQL functions that
+** write a copy of a model file with its metadata edited and every tensor
+** byte for byte.  Layer: sql.
+**
+**   SELECT gguf_rewrite('fixed.gguf', 'model.gguf',
+**     json_object('tokenizer.chat_template', CAST(readfile('t.jinja') AS TEXT),
+**                 'general.name', 'My model',
+**                 'quantize.imatrix.file', NULL));           -- NULL removes a key
+**   SELECT safetensors_rewrite('out.safetensors', 'in.safetensors',
+**                              json_object('format', 'pt'));
+**
+** Arguments: the output path, the input (local or remote), the edits (a JSON
+** object, rewrite_edits.c; NULL: none) and optionally options as a JSON
+** object: "overwrite": 1 lets the output name the input file (it is then
+** still a new file renamed over it), "verify": 0 skips the comparison of
+** the tensors' bytes.  Returns the output's size in bytes.
+**
+** What is written: the input's keys in their order, edited in place, new
+** ones at the end; the tensors in their order.  GGUF: version 3,
+** little-endian, the input's alignment (or general.alignment as edited),
+** data laid out as ggml writes it (gguf_writer.h).  safetensors: the
+** crate's form (safetensors_writer.h) with the input's tensor order, so
+** that the data section is the input's.  The output is made by
+** write/out_file.h: a temporary file in the output's folder, renamed at the
+** end; before that, it is read back and parsed with the strict parser, and
+** every key (name, type, value bytes) and every tensor (name, type, shape,
+** place, and an XXH3-64 of its bytes against the input's) compared; any
+** difference, error or interrupt removes the temporary file and leaves the
+** output path as it was.  Output paths are local: a remote one is refused.
+*/
+#include "rewrite.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes/digest.h"
+#include "bytes/source.h"
+#include "formats/gguf_parser.h"
+#include "formats/safetensors_parser.h"
+#include "functions.h"
+#include "interrupt.h"
+#include "rewrite_edits.h"
+#include "vtab.h"
+#include "write/gguf_writer.h"
+#include "write/out_file.h"
+#include "write/safetensors_writer.h"
+
+SQLITE_EXTENSION_INIT3
+
+#define U(x) ((unsigned long long)(x))
+
+/* Equal byte strings (either may be NULL when empty). */
+static int rw_same(const void *a, size_t an, const void *b, size_t bn) {
+  return an == bn && (an == 0 || memcmp(a, b, an) == 0);
+}
+
+/* One call: its arguments and the output under way. */
+typedef struct rw_job {
+  const char *fn;  /* the function's name, for messages */
+  sqlite3 *db;     /* the caller's connection (json_each, interrupts) */
+  wt_source *src;  /* the input, opened for this call */
+  int overwrite;   /* the output may name the input */
+  int verify;      /* compare the tensors' bytes */
+  int interrupted; /* sqlite3_interrupt() stopped the copy */
+  wt_out out;
+} rw_job;
+
+/* wt_out's interrupt check: a statement stepped on the caller's connection
+** returns SQLITE_INTERRUPT once sqlite3_interrupt() was called (the VDBE
+** checks the flag on entry; sqlite3_is_interrupted() is 3.41 and later). */
+static int rw_interrupted(void *ctx, wt_error *err) {
+  rw_job *j = ctx;
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(j->db, "SELECT 1", -1, &st, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_step(st);
+  sqlite3_finalize(st);
+  if (rc != SQLITE_INTERRUPT)
+    return 0;
+  j->interrupted = 1;
+  wt_fail(err, "interrupted");
+  return 1;
+}
+
+/* Read the options argument v (a JSON object or NULL). */
+static int rw_options(rw_job *j, sqlite3_value *v, wt_error *err) {
+  sqlite3_stmt *st = NULL;
+  int rc = -1;
+  j->verify = 1;
+  if (v == NULL || sqlite3_value_type(v) == SQLITE_NULL)
+    return 0;
+  if (sqlite3_prepare_v2(j->db,
+                         "SELECT json_extract(?1, '$.overwrite'), json_extract(?1, '$.verify'), "
+                         "(SELECT group_concat(key) FROM json_each(?1) "
+                         "WHERE key NOT IN ('overwrite', 'verify'))",
+                         -1, &st, NULL) != SQLITE_OK) {
+    wt_fail(err, "%s", sqlite3_errmsg(j->db));
+    goto done;
+  }
+  sqlite3_bind_value(st, 1, v);
+  if (sqlite3_step(st) != SQLITE_ROW) {
+    wt_fail(err, "the options: %s", sqlite3_errmsg(j->db));
+    goto done;
+  }
+  if (sqlite3_column_type(st, 2) != SQLITE_NULL) {
+    wt_fail(err, "unknown option %s (the options are overwrite and verify)",
+            (const char *)sqlite3_column_text(st, 2));
+    goto done;
+  }
+  j->overwrite = sqlite3_column_int(st, 0) != 0;
+  if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+    j->verify = sqlite3_column_int(st, 1) != 0;
+  rc = 0;
+done:
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* XXH3-64 of n bytes at off of the input (out == 0) or of the output. */
+static int rw_hash(rw_job *j, int out, uint64_t off, uint64_t n, unsigned char *buf,
+                   char hex[WT_DIGEST_HEX_MAX], wt_error *err) {
+  wt_digest *d;
+  if (wt_digest_begin("xxh3-64", 7, &d, err) != 0)
+    return -1;
+  while (n > 0) {
+    size_t k = n < WT_OUT_CHUNK ? (size_t)n : WT_OUT_CHUNK;
+    if ((out ? wt_out_read(&j->out, off, k, buf, err)
+             : wt_file_read_at(&j->src->file, off, k, buf, err)) != 0 ||
+        wt_digest_update(d, buf, k, err) != 0) {
+      wt_digest_free(d);
+      return -1;
+    }
+    off += k;
+    n -= k;
+  }
+  return wt_digest_end(d, hex, err);
+}
+
+/* The tensors of back (the output parsed) against the input's, in the same
+** order: name, type, shape, place (data_start[i] in a data section at
+** data_offset), and, when verifying, their bytes. */
+static int rw_check_tensors(rw_job *j, const wt_model *back, const uint64_t *data_start,
+                            wt_error *err) {
+  const wt_model *m = &j->src->model;
+  char q[WT_QUOTE_SIZE], a[WT_DIGEST_HEX_MAX], b[WT_DIGEST_HEX_MAX];
+  unsigned char *buf = NULL;
+  size_t i;
+  int rc = -1;
+  if (back->n_tensors != m->n_tensors)
+    return wt_fail(err, "read back: %zu tensors, not %zu", back->n_tensors, m->n_tensors);
+  if (j->verify && (buf = malloc(WT_OUT_CHUNK)) == NULL)
+    return wt_fail(err, "out of memory");
+  for (i = 0; i < m->n_tensors; i++) {
+    const wt_tensor *s = &m->tensors[i], *t = &back->tensors[i];
+    const char *name = wt_quote(q, sizeof(q), s->name.p, s->name.n);
+    if (t->name.n != s->name.n || memcmp(t->name.p, s->name.p, s->name.n) != 0 ||
+        t->type_id != s->type_id || t->ndim != s->ndim || t->nbytes != s->nbytes ||
+        (s->ndim > 0 && memcmp(t->dims, s->dims, (size_t)s->ndim * sizeof(*s->dims)) != 0) ||
+        t->offset != back->data_offset + data_start[i]) {
+      wt_fail(err, "read back: tensor #%zu %s differs from the input's", i, name);
+      goto done;
+    }
+    if (j->verify && (rw_hash(j, 0, s->offset, s->nbytes, buf, a, err) != 0 ||
+                      rw_hash(j, 1, t->offset, t->nbytes, buf, b, err) != 0))
+      goto done;
+    if (j->verify && strcmp(a, b) != 0) {
+      wt_fail(err, "read back: the bytes of tensor %s differ from the input's (xxh3 %s, not %s)",
+              name, b, a);
+      goto done;
+    }
+  }
+  rc = wt_file_unchanged(&j->src->file, err);
+done:
+  free(buf);
+  return rc;
+}
+
+/* Read back the output's first hdr_len bytes (its header) and parse them
+** as format, into *back (free it and *bytes). */
+static int rw_read_back(rw_job *j, int format, size_t hdr_len, unsigned char **bytes,
+                        wt_model *back, wt_error *err) {
+  uint64_t need = 0;
+  int rc;
+  *bytes = malloc(hdr_len + 1);
+  if (*bytes == NULL)
+    return wt_fail(err, "out of memory");
+  if (wt_out_read(&j->out, 0, hdr_len, *bytes, err) != 0)
+    return -1;
+  rc = format == WT_FORMAT_GGUF
+           ? gguf_parse_prefix(*bytes, hdr_len, j->out.size, back, &need, err)
+           : safetensors_parse_prefix(*bytes, hdr_len, j->out.size, back, &need, err);
+  if (rc == 1)
+    return wt_fail(err, "read back: the header needs %llu bytes, not %zu", U(need), hdr_len);
+  if (rc != 0) {
+    char why[WT_ERROR_MAX];
+    memcpy(why, err->msg, sizeof(why));
+    return wt_fail(err, "read back: %s", why);
+  }
+  return 0;
+}
+
+/* Copy the tensors' bytes: the input's data section whole when the output
+** lays the tensors out as the input does, else tensor by tensor, each
+** padded with zeros up to the next one's start (and the last to
+** data_size). */
+static int rw_copy_data(rw_job *j, const uint64_t *data_start, uint64_t data_size, wt_error *err) {
+  const wt_model *m = &j->src->model;
+  uint64_t avail = m->file_size - m->data_offset, k;
+  size_t i;
+  int same = 1;
+  for (i = 0; i < m->n_tensors && same; i++)
+    same = data_start[i] == m->tensors[i].data_start;
+  if (same) {
+    k = avail < data_size ? avail : data_size;
+    return wt_out_copy(&j->out, &j->src->file, m->data_offset, k, err) != 0 ||
+                   wt_out_zeros(&j->out, data_size - k, err) != 0
+               ? -1
+               : 0;
+  }
+  for (i = 0; i < m->n_tensors; i++) {
+    uint64_t end = i + 1 < m->n_tensors ? data_start[i + 1] : data_size;
+    if (wt_out_copy(&j->out, &j->src->file, m->tensors[i].offset, m->tensors[i].nbytes, err) != 0 ||
+        wt_out_zeros(&j->out, end - data_start[i] - m->tensors[i].nbytes, err) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+/* Start the output with its header, copy the data, read it back. */
+static int rw_write(rw_job *j, const char *path, const wt_buf *hdr, const uint64_t *data_start,
+                    uint64_t data_size, wt_error *err) {
+  if (wt_out_open(&j->out, path, err) != 0)
+    return -1;
+  j->out.interrupted = rw_interrupted;
+  j->out.ctx = j;
+  if (wt_out_reserve(&j->out, hdr->n + data_size, err) != 0 ||
+      wt_out_write(&j->out, hdr->p, hdr->n, err) != 0 ||
+      rw_copy_data(j, data_start, data_size, err) != 0)
+    return -1;
+  return 0;
+}
+
+/* The keys of back (the output parsed, its header bytes) against l. */
+static int rw_check_keys(const rw_list *l, const wt_model *back, const unsigned char *bytes,
+                         wt_error *err) {
+  char q[WT_QUOTE_SIZE];
+  wt_buf v = {0};
+  size_t i;
+  int ok = 1;
+  if (back->n_meta != l->n)
+    return wt_fail(err, "read back: %zu keys, not %zu", back->n_meta, l->n);
+  for (i = 0; i < l->n && ok; i++) {
+    const wt_meta *z = &back->meta[i];
+    wt_str key = rw_key(l, i), val = {(const char *)rw_val(l, i), l->e[i].val_len};
+    v.n = 0;
+    if (back->format == WT_FORMAT_GGUF)
+      ok = z->type == l->e[i].type && gw_value_copy(&v, back, bytes, z) == 0 &&
+           rw_same(v.p, v.n, val.p, val.n);
+    else
+      ok = rw_same(z->value.p, z->value.n, val.p, val.n);
+    ok = ok && rw_same(z->key.p, z->key.n, key.p, key.n);
+    if (!ok)
+      wt_fail(err, "read back: key %s differs from what was asked",
+              wt_quote(q, sizeof(q), key.p, key.n));
+  }
+  free(v.p);
+  return ok ? 0 : -1;
+}
+
+/* Write the file (header hdr, tensors at start[] in a data section of
+** data bytes), read it back and compare it with l and the input
+** (alignment: the GGUF alignment asked, 0 for safetensors). */
+static int rw_finish(rw_job *j, const char *path, const rw_list *l, const wt_buf *hdr,
+                     const uint64_t *start, uint64_t data, uint64_t alignment, wt_error *err) {
+  unsigned char *bytes = NULL;
+  wt_model back = {0};
+  int rc = -1;
+  if (rw_write(j, path, hdr, start, data, err) != 0 ||
+      rw_read_back(j, j->src->model.format, hdr->n, &bytes, &back, err) != 0 ||
+      rw_check_keys(l, &back, bytes, err) != 0)
+    goto done;
+  if (alignment != 0 && back.alignment != alignment) {
+    wt_fail(err, "read back: alignment %llu, not %llu", U(back.alignment), U(alignment));
+    goto done;
+  }
+  rc = rw_check_tensors(j, &back, start, err);
+done:
+  wt_model_free(&back);
+  free(bytes);
+  return rc;
+}
+
+/* gguf_rewrite's work once the edits are applied to l. */
+static int rw_gguf(rw_job *j, const char *path, const rw_list *l, wt_error *err) {
+  const wt_model *m = &j->src->model;
+  gw_kv *kv = calloc(l->n + 1, sizeof(*kv));
+  gw_tensor *t = calloc(m->n_tensors + 1, sizeof(*t));
+  uint64_t *start = calloc(m->n_tensors + 1, sizeof(*start)), align, data;
+  wt_buf hdr = {0};
+  size_t i;
+  int k, rc = -1;
+  if (kv == NULL || t == NULL || start == NULL) {
+    wt_fail(err, "out of memory");
+    goto done;
+  }
+  for (i = 0; i < l->n; i++)
+    kv[i] = (gw_kv){rw_key(l, i), l->e[i].type, rw_val(l, i), l->e[i].val_len};
+  for (i = 0; i < m->n_tensors; i++) {
+    const wt_tensor *s = &m->tensors[i];
+    t[i] = (gw_tensor){s->name, (uint32_t)s->type_id, s->ndim, {0}, 0, 0};
+    for (k = 0; k < s->ndim; k++)
+      t[i].dims[k] = s->dims[k];
+  }
+  if (gguf_write_header(kv, l->n, t, m->n_tensors, &hdr, &align, &data, err) != 0)
+    goto done;
+  for (i = 0; i < m->n_tensors; i++)
+    start[i] = t[i].data_start;
+  rc = rw_finish(j, path, l, &hdr, start, data, align, err);
+done:
+  free(hdr.p);
+  free(kv);
+  free(t);
+  free(start);
+  return rc;
+}
+
+/* safetensors_rewrite's work once the edits are applied to l. */
+static int rw_safetensors(rw_job *j, const char *path, const rw_list *l, wt_error *err) {
+  const wt_model *m = &j->src->model;
+  sw_meta *meta = calloc(l->n + 1, sizeof(*meta));
+  sw_tensor *t = calloc(m->n_tensors + 1, sizeof(*t));
+  uint64_t *start = calloc(m->n_tensors + 1, sizeof(*start)), data;
+  wt_buf hdr = {0};
+  size_t i;
+  int rc = -1;
+  if (meta == NULL || t == NULL || start == NULL) {
+    wt_fail(err, "out of memory");
+    goto done;
+  }
+  for (i = 0; i < l->n; i++)
+    meta[i] = (sw_meta){rw_key(l, i), {(const char *)rw_val(l, i), l->e[i].val_len}};
+  for (i = 0; i < m->n_tensors; i++) /* the parser lists them in data order */
+    t[i] = (sw_tensor){m->tensors[i].name,
+                       (int)m->tensors[i].type_id,
+                       m->tensors[i].ndim,
+                       m->tensors[i].dims,
+                       0,
+                       0,
+                       i};
+  if (safetensors_write_header(meta, l->n, t, m->n_tensors, &hdr, &data, err) != 0)
+    goto done;
+  for (i = 0; i < m->n_tensors; i++)
+    start[i] = t[i].data_start;
+  rc = rw_finish(j, path, l, &hdr, start, data, 0, err);
+done:
+  free(hdr.p);
+  free(meta);
+  free(t);
+  free(start);
+  return rc;
+}
+
+/* Report err, naming the function and path; an interrupt as one. */
+static void rw_error(sqlite3_context *ctx, const rw_job *j, const char *path, const char *msg) {
+  char *z;
+  if (j->interrupted) {
+    sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
+    return;
+  }
+  z = wt_error_message(j->fn, path, msg);
+  if (z == NULL) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_error(ctx, z, -1);
+  sqlite3_free(z);
+}
+
+/* gguf_rewrite(out, in, edits [, options]) and safetensors_rewrite(...). */
+static void rw_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  int format = *(const int *)sqlite3_user_data(ctx);
+  const char *out = (const char *)sqlite3_value_text(argv[0]);
+  const char *in = (const char *)sqlite3_value_text(argv[1]);
+  const char *edits = (const char *)sqlite3_value_text(argv[2]);
+  rw_job j;
+  rw_list l = {0};
+  wt_error e;
+  const char *where = out;
+  memset(&j, 0, sizeof(j));
+  j.out.fd = j.out.dirfd = -1;
+  j.fn = format == WT_FORMAT_GGUF ? "gguf_rewrite" : "safetensors_rewrite";
+  j.db = sqlite3_context_db_handle(ctx);
+  wt_watch_interrupt(j.db);
+  if (out == NULL || in == NULL) {
+    wt_fail(&e, "the output and input paths may not be NULL");
+    goto fail;
+  }
+  if (wt_file_is_remote(out, strlen(out))) {
+    wt_fail(&e, "the output must be a local path");
+    goto fail;
+  }
+  if (rw_options(&j, argc > 3 ? argv[3] : NULL, &e) != 0)
+    goto fail;
+  where = in;
+  if (wt_source_open(in, strlen(in), format, &j.src, &e) != 0)
+    goto fail;
+  where = out;
+  if (!j.overwrite && wt_out_is_file(out, &j.src->file)) {
+    wt_fail(&e, "this is the input file: refusing to replace it (options '{\"overwrite\": 1}' "
+                "allow it)");
+    goto fail;
+  }
+  if (rw_from_model(&l, &j.src->model, j.src->header, &e) != 0 ||
+      (edits != NULL && rw_apply(&l, format, j.db, edits, &e) != 0))
+    goto fail;
+  if ((format == WT_FORMAT_GGUF ? rw_gguf(&j, out, &l, &e) : rw_safetensors(&j, out, &l, &e)) !=
+          0 ||
+      wt_out_commit(&j.out, &e) != 0)
+    goto fail;
+  sqlite3_result_int64(ctx, (sqlite3_int64)j.out.size);
+  goto done;
+fail:
+  rw_error(ctx, &j, where, e.msg);
+done:
+  wt_out_abort(&j.out);
+  rw_free(&l);
+  if (j.src)
+    wt_source_release(j.src);
+}
+
+int wt_register_rewrite(sqlite3 *db) {
+  static const int gguf = WT_FORMAT_GGUF, st = WT_FORMAT_SAFETENSORS;
+  int rc = SQLITE_OK, n;
+  for (n = 3; n <= 4 && rc == SQLITE_OK; n++) {
+    rc = sqlite3_create_function_v2(db, "gguf_rewrite", n, WT_FILE_FLAGS, (void *)&gguf, rw_func, 0,
+                                    0, 0);
+    if (rc == SQLITE_OK)
+      rc = sqlite3_create_function_v2(db, "safetensors_rewrite", n, WT_FILE_FLAGS, (void *)&st,
+                                      rw_func, 0, 0, 0);
+  }
+  return rc;
+}
