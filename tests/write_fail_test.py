@@ -14,7 +14,9 @@ file):
      its own (unshare -rm; skipped where that is refused) (ENOSPC);
   3. sqlite3_interrupt() from another thread 50 ms into the rewrite of a
      192 MiB GGUF (the copy polls it every 64 MiB): SQLITE_INTERRUPT;
-  4. the source file appended to while it is copied: "changed".
+  4. the source file appended to while it is copied: "changed";
+  5. safetensors_write() interrupted between rows (two million rows), and
+     an error in a later row of it (a path that is not there).
 Then the readers: a GGUF and a safetensors reader written below from the
 formats' specifications read the rewritten demo files: every key with its
 value as edited, every tensor's bytes equal to the input's.
@@ -182,6 +184,33 @@ def test_source_changed(work):
     db.close()
 
 
+# ---- 5. the aggregate: interrupted between rows, an error in a later row ----
+def test_aggregate(work):
+    folder = os.path.join(work, "aggregate")
+    os.mkdir(folder)
+    target = os.path.join(folder, "out.safetensors")
+    with open(target, "wb") as f:
+        f.write(b"old")
+    db = connect()
+    # two million one-byte tensors: the rows take seconds, the interrupt comes at 50 ms
+    sql = ("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000) "
+           "SELECT safetensors_write('%s', 't' || i, x'01', 'U8', '[1]') FROM n" % target)
+    e = run_while(db, sql, db.interrupt, 0.05)
+    check(isinstance(e, sqlite3.OperationalError) and "interrupt" in str(e),
+          "aggregate interrupted: SQLITE_INTERRUPT", repr(e))
+    left_as_it_was(folder, target, b"old", [], "aggregate interrupted")
+    e = None
+    try:
+        db.execute("SELECT safetensors_write(?, name, CASE WHEN name = 'model.norm.weight' "
+                   "THEN 'nope' ELSE path END) FROM tensors(?)",
+                   (target, DEMO + "/tiny-llama.safetensors")).fetchall()
+    except sqlite3.Error as x:
+        e = x
+    check(e is not None and "nope" in str(e), "aggregate, an error in a later row: the call fails", repr(e))
+    left_as_it_was(folder, target, b"old", [], "aggregate, an error in a later row")
+    db.close()
+
+
 # ---- readers of our own (the formats' specifications, not our parsers) ----
 def read_gguf(path):
     """(keys: {key: (type, value)}, tensors: {name: (type, dims, bytes)})."""
@@ -237,6 +266,12 @@ def read_gguf(path):
     return keys, tensors
 
 
+# The safetensors crate's Dtype enum, in its order (safetensors/src/tensor.rs).
+DTYPES = ["BOOL", "F4", "F6_E2M3", "F6_E3M2", "U8", "I8", "F8_E5M2", "F8_E4M3", "F8_E8M0",
+          "F8_E4M3FNUZ", "F8_E5M2FNUZ", "I16", "U16", "F16", "BF16", "I32", "U32", "F32", "C64",
+          "F64", "I64", "U64"]
+
+
 def read_safetensors(path):
     b = open(path, "rb").read()
     n = struct.unpack_from("<Q", b)[0]
@@ -271,6 +306,20 @@ def test_readers(work):
     check(m1 == {"format": "pt", "note": 'é "q" \\ \x01'}, "safetensors reader: the metadata", repr(m1))
     check(s1 == s0 and len(s1) == 21, "safetensors reader: 21 tensors, each the input's bytes")
     check(n1 % 8 == 0, "safetensors reader: the header padded to 8", str(n1))
+    # the sharded fine-tune merged by safetensors_write: every tensor of every
+    # shard (read here from the shards' own headers), in the crate's order
+    out = os.path.join(work, "merged.safetensors")
+    db.execute("SELECT safetensors_write(?, name, path) FROM tensors(?)",
+               (out, DEMO + "/sharded")).fetchall()
+    want = {}
+    for shard in sorted(os.listdir(DEMO + "/sharded")):
+        if shard.endswith(".safetensors"):
+            want.update(read_safetensors(os.path.join(DEMO, "sharded", shard))[1])
+    meta, got, n = read_safetensors(out)
+    check(got == want and len(got) == 21 and meta == {}, "safetensors reader: the merge holds every shard's tensors")
+    order = sorted(got, key=lambda k: json.loads(open(out, "rb").read()[8:8 + n])[k]["data_offsets"][0])
+    crate = sorted(got, key=lambda k: (-DTYPES.index(got[k][0]), k.encode()))
+    check(order == crate, "safetensors reader: the crate's order (dtype, wider first, then name)")
     db.close()
 
 
@@ -281,6 +330,7 @@ def main():
         test_disk_full(work)
         test_interrupt(work)
         test_source_changed(work)
+        test_aggregate(work)
         test_readers(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)

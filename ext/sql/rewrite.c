@@ -34,7 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes/digest.h"
 #include "bytes/source.h"
 #include "formats/gguf_parser.h"
 #include "formats/safetensors_parser.h"
@@ -66,17 +65,10 @@ typedef struct rw_job {
   wt_out out;
 } rw_job;
 
-/* wt_out's interrupt check: a statement stepped on the caller's connection
-** returns SQLITE_INTERRUPT once sqlite3_interrupt() was called (the VDBE
-** checks the flag on entry; sqlite3_is_interrupted() is 3.41 and later). */
+/* wt_out's interrupt check. */
 static int rw_interrupted(void *ctx, wt_error *err) {
   rw_job *j = ctx;
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(j->db, "SELECT 1", -1, &st, NULL);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_step(st);
-  sqlite3_finalize(st);
-  if (rc != SQLITE_INTERRUPT)
+  if (!wt_interrupted(j->db))
     return 0;
   j->interrupted = 1;
   wt_fail(err, "interrupted");
@@ -117,33 +109,13 @@ done:
   return rc;
 }
 
-/* XXH3-64 of n bytes at off of the input (out == 0) or of the output. */
-static int rw_hash(rw_job *j, int out, uint64_t off, uint64_t n, unsigned char *buf,
-                   char hex[WT_DIGEST_HEX_MAX], wt_error *err) {
-  wt_digest *d;
-  if (wt_digest_begin("xxh3-64", 7, &d, err) != 0)
-    return -1;
-  while (n > 0) {
-    size_t k = n < WT_OUT_CHUNK ? (size_t)n : WT_OUT_CHUNK;
-    if ((out ? wt_out_read(&j->out, off, k, buf, err)
-             : wt_file_read_at(&j->src->file, off, k, buf, err)) != 0 ||
-        wt_digest_update(d, buf, k, err) != 0) {
-      wt_digest_free(d);
-      return -1;
-    }
-    off += k;
-    n -= k;
-  }
-  return wt_digest_end(d, hex, err);
-}
-
 /* The tensors of back (the output parsed) against the input's, in the same
 ** order: name, type, shape, place (data_start[i] in a data section at
 ** data_offset), and, when verifying, their bytes. */
 static int rw_check_tensors(rw_job *j, const wt_model *back, const uint64_t *data_start,
                             wt_error *err) {
   const wt_model *m = &j->src->model;
-  char q[WT_QUOTE_SIZE], a[WT_DIGEST_HEX_MAX], b[WT_DIGEST_HEX_MAX];
+  char q[WT_QUOTE_SIZE];
   unsigned char *buf = NULL;
   size_t i;
   int rc = -1;
@@ -161,14 +133,9 @@ static int rw_check_tensors(rw_job *j, const wt_model *back, const uint64_t *dat
       wt_fail(err, "read back: tensor #%zu %s differs from the input's", i, name);
       goto done;
     }
-    if (j->verify && (rw_hash(j, 0, s->offset, s->nbytes, buf, a, err) != 0 ||
-                      rw_hash(j, 1, t->offset, t->nbytes, buf, b, err) != 0))
+    if (j->verify && wt_out_same_bytes(&j->out, t->offset, &j->src->file, s->offset, s->nbytes, buf,
+                                       name, err) != 0)
       goto done;
-    if (j->verify && strcmp(a, b) != 0) {
-      wt_fail(err, "read back: the bytes of tensor %s differ from the input's (xxh3 %s, not %s)",
-              name, b, a);
-      goto done;
-    }
   }
   rc = wt_file_unchanged(&j->src->file, err);
 done:

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bytes/digest.h"
 #include "bytes/fd.h"
 
 /* The mode of a new file before the umask (what cp(1) creates). */
@@ -184,6 +185,37 @@ int wt_out_read(const wt_out *o, uint64_t off, size_t n, void *buf, wt_error *er
   if ((size_t)got != n)
     return wt_fail(err, "the output has %llu bytes, not the %llu written", U(off + (uint64_t)got),
                    U(o->size));
+  return 0;
+}
+
+/* XXH3-64 of n bytes at off of the new file (src NULL) or of src. */
+static int wt_out_hash(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n,
+                       unsigned char *buf, char hex[WT_DIGEST_HEX_MAX], wt_error *err) {
+  wt_digest *d;
+  if (wt_digest_begin("xxh3-64", 7, &d, err) != 0)
+    return -1;
+  while (n > 0) {
+    size_t k = n < WT_OUT_CHUNK ? (size_t)n : WT_OUT_CHUNK;
+    if ((src ? wt_file_read_at(src, off, k, buf, err) : wt_out_read(o, off, k, buf, err)) != 0 ||
+        wt_digest_update(d, buf, k, err) != 0) {
+      wt_digest_free(d);
+      return -1;
+    }
+    off += k;
+    n -= k;
+  }
+  return wt_digest_end(d, hex, err);
+}
+
+int wt_out_same_bytes(const wt_out *o, uint64_t out_off, const wt_file *src, uint64_t src_off,
+                      uint64_t n, unsigned char *buf, const char *what, wt_error *err) {
+  char a[WT_DIGEST_HEX_MAX], b[WT_DIGEST_HEX_MAX];
+  if (wt_out_hash(o, src, src_off, n, buf, a, err) != 0 ||
+      wt_out_hash(o, NULL, out_off, n, buf, b, err) != 0)
+    return -1;
+  if (strcmp(a, b) != 0)
+    return wt_fail(err, "read back: the bytes of %s differ from the input's (xxh3 %s, not %s)",
+                   what, b, a);
   return 0;
 }
 

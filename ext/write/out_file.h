@@ -74,6 +74,12 @@ int wt_out_copy(wt_out *o, const wt_file *src, uint64_t off, uint64_t n, wt_erro
 ** before the commit). */
 int wt_out_read(const wt_out *o, uint64_t off, size_t n, void *buf, wt_error *err);
 
+/* 0 when the n bytes at out_off of the new file equal those at src_off of
+** src (an XXH3-64 of each, read WT_OUT_CHUNK bytes at a time into buf, of
+** that size), else -1 with err set (what names them: a tensor's name). */
+int wt_out_same_bytes(const wt_out *o, uint64_t out_off, const wt_file *src, uint64_t src_off,
+                      uint64_t n, unsigned char *buf, const char *what, wt_error *err);
+
 /* Make the file durable and put it at the target's name: 0, or -1 with
 ** err set and the temporary file removed.  Frees what open took. */
 int wt_out_commit(wt_out *o, wt_error *err);
