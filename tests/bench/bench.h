@@ -204,6 +204,11 @@ int sql_peak_child(int argc, char **argv);
 /* Time the report of a 100k-tensor file written into cache; add its row. */
 void run_weights_report(const char *ext_path, const char *cache);
 
+/* ---- the writing functions (bench_write.c) ---- */
+
+/* gguf_rewrite() and safetensors_write() against a durable copy; add rows. */
+void run_write(const char *ext_path, const bench_inputs *in);
+
 /* ---- report (bench_report.c) ---- */
 
 /* One row of the results table. */
