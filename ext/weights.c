@@ -37,6 +37,7 @@
 #include "sql/histogram_table.h"
 #include "sql/report.h"
 #include "sql/rewrite.h"
+#include "sql/st_split.h"
 #include "sql/st_write.h"
 #include "sql/tables.h"
 #include "sql/stats.h"
@@ -86,6 +87,8 @@ WT_EXPORT int sqlite3_weights_init(sqlite3 *db, char **pzErrMsg, const sqlite3_a
     rc = wt_register_rewrite(db);
   if (rc == SQLITE_OK)
     rc = wt_register_st_write(db, cache);
+  if (rc == SQLITE_OK)
+    rc = wt_register_st_split(db, cache);
   wt_cache_unref(cache);
   return rc;
 }

@@ -11,7 +11,8 @@ file):
   1. ulimit -f (RLIMIT_FSIZE) below the output's size, SIGXFSZ ignored: the
      sqlite3 shell in a subprocess (EFBIG);
   2. a full disk: a 256 KiB tmpfs mounted in a user and mount namespace of
-     its own (unshare -rm; skipped where that is refused) (ENOSPC);
+     its own (unshare -rm; skipped where that is refused) (ENOSPC), and a
+     safetensors_split() whose third shard does not fit a 160 KiB one;
   3. sqlite3_interrupt() from another thread 50 ms into the rewrite of a
      192 MiB GGUF (the copy polls it every 64 MiB): SQLITE_INTERRUPT;
   4. the source file appended to while it is copied: "changed";
@@ -95,9 +96,15 @@ def test_disk_full(work):
         "head -c 200000 /dev/zero > {t}\n"
         "sqlite3 -bail -cmd {load} :memory: {sql} 2> {m}/../full.err && exit 3\n"
         "cmp -s {t} /dev/zero; head -c 200000 /dev/zero | cmp -s - {t} || exit 4\n"
-        "ls -A {m} > {m}/../full.ls\n").format(
+        "ls -A {m} > {m}/../full.ls\n"
+        # a split whose third shard does not fit (3 x 75 KB in 160 KB)
+        "umount {m} && mount -t tmpfs -o size=160k tmpfs {m} && mkdir {m}/out || exit 77\n"
+        "sqlite3 -bail -cmd {load} :memory: {split} 2> {m}/../split.err && exit 5\n"
+        "ls -A {m}/out > {m}/../split.ls\n").format(
             m=sh_quote(mnt), t=sh_quote(target), load=sh_quote(".load " + MODULE),
-            sql=sh_quote("SELECT gguf_rewrite('%s', '%s/tiny-llama.gguf', NULL)" % (target, DEMO)))
+            sql=sh_quote("SELECT gguf_rewrite('%s', '%s/tiny-llama.gguf', NULL)" % (target, DEMO)),
+            split=sh_quote("SELECT safetensors_split('%s/out', '%s/tiny-llama.safetensors', 80000)"
+                           % (mnt, DEMO)))
     r = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True)
     if r.returncode == 77 or "unshare" in r.stderr:
         print("write_fail: no user and mount namespace for a small tmpfs: disk full skipped")
@@ -108,6 +115,10 @@ def test_disk_full(work):
           "disk full: the call fails (ENOSPC), the target keeps its bytes", "%d %s %s" % (r.returncode, err, r.stderr))
     listing = open(os.path.join(work, "full.ls")).read().split()
     check(listing == ["out.gguf"], "disk full: no temporary file left", repr(listing))
+    err = open(os.path.join(work, "split.err")).read()
+    check("No space left on device" in err, "disk full: the split fails at its third shard", err)
+    listing = open(os.path.join(work, "split.ls")).read().split()
+    check(listing == [], "disk full: the split leaves no shard and no temporary file", repr(listing))
 
 
 def big_gguf(path, mib):
@@ -320,6 +331,33 @@ def test_readers(work):
     order = sorted(got, key=lambda k: json.loads(open(out, "rb").read()[8:8 + n])[k]["data_offsets"][0])
     crate = sorted(got, key=lambda k: (-DTYPES.index(got[k][0]), k.encode()))
     check(order == crate, "safetensors reader: the crate's order (dtype, wider first, then name)")
+    # safetensors_split: the shards huggingface_hub's split_torch_state_dict_into_shards()
+    # makes (a new shard when the next tensor would pass the bound), each read here,
+    # and the index as transformers writes it (json.dumps, indent 2, sorted keys)
+    folder = os.path.join(work, "split")
+    db.execute("SELECT safetensors_split(?, ?, 80000)", (folder, DEMO + "/tiny-llama.safetensors")).fetchall()
+    m0, s0, n0 = read_safetensors(DEMO + "/tiny-llama.safetensors")
+    head = json.loads(open(DEMO + "/tiny-llama.safetensors", "rb").read()[8:8 + n0])
+    order = sorted((k for k in head if k != "__metadata__"), key=lambda k: head[k]["data_offsets"][0])
+    shards, size = [], 0
+    for k in order:
+        nb = len(s0[k][2])
+        if not shards or (size > 0 and size + nb > 80000):
+            shards.append([])
+            size = 0
+        shards[-1].append(k)
+        size += nb
+    names = ["model-%05d-of-%05d.safetensors" % (i + 1, len(shards)) for i in range(len(shards))]
+    want = {"metadata": {"total_size": sum(len(v[2]) for v in s0.values())},
+            "weight_map": {k: names[i] for i, sh in enumerate(shards) for k in sh}}
+    text = open(os.path.join(folder, "model.safetensors.index.json")).read()
+    check(text == json.dumps(want, indent=2, sort_keys=True) + "\n",
+          "split: the index as transformers writes it", text[:200])
+    check(sorted(os.listdir(folder)) == sorted(names + ["model.safetensors.index.json"]),
+          "split: the shards' names", repr(os.listdir(folder)))
+    for i, sh in enumerate(shards):
+        _, got, _ = read_safetensors(os.path.join(folder, names[i]))
+        check(got == {k: s0[k] for k in sh}, "split: shard %d holds its tensors, the original's bytes" % (i + 1))
     db.close()
 
 

@@ -31,6 +31,7 @@
 ** error.  The output may not be one of the sources.
 */
 #include "st_write.h"
+#include "st_write_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,35 +53,7 @@ SQLITE_EXTENSION_INIT3
 /* The largest shape a BLOB row may give. */
 #define SWR_MAX_RANK 64
 
-/* One row: a tensor and where its bytes are. */
-typedef struct swr_row {
-  char *name;
-  size_t name_len;
-  int dtype; /* index in the dtype table */
-  int ndim;
-  uint64_t *dims;
-  uint64_t nbytes;
-  char *path; /* the file holding it (NULL for a BLOB) */
-  uint64_t dev, ino, size;
-  int64_t mtime_ns; /* that file's identity when the row was read */
-  unsigned char *blob;
-} swr_row;
-
-/* The aggregate's state (its aggregate context holds a pointer to it). */
-typedef struct swr_state {
-  char *out;
-  swr_row *rows;
-  size_t n, cap;
-  int failed; /* a row failed: write nothing */
-} swr_state;
-
-/* An opened source file of the final step, by path. */
-typedef struct swr_open {
-  const char *path;
-  wt_source *src;
-} swr_open;
-
-static void swr_free(swr_state *s) {
+void swr_free(swr_state *s) {
   size_t i;
   if (s == NULL)
     return;
@@ -116,9 +89,10 @@ static int swr_dtype(const wt_tensor *t, int format) {
   return t->dtype.n > 0 ? st_dtype_find(t->dtype.p, t->dtype.n) : -1;
 }
 
-/* Fill r from the tensor named argv[1] in the path argv[2]. */
-static int swr_from_path(sqlite3_context *ctx, swr_state *s, sqlite3_value **argv, swr_row *r) {
-  sqlite3_value *pv[2] = {argv[2], argv[1]};
+/* Fill r from the tensor named name in path (st_write_int.h). */
+int swr_from_path(sqlite3_context *ctx, swr_state *s, sqlite3_value *name, sqlite3_value *path,
+                  swr_row *r) {
+  sqlite3_value *pv[2] = {path, name};
   char msg[WT_ERROR_MAX], q[WT_QUOTE_SIZE];
   wt_source *src = NULL;
   const wt_tensor *t = NULL;
@@ -129,7 +103,7 @@ static int swr_from_path(sqlite3_context *ctx, swr_state *s, sqlite3_value **arg
   }
   if (rc == 0) {
     snprintf(msg, sizeof(msg), "no tensor %s", wt_quote(q, sizeof(q), r->name, r->name_len));
-    swr_error(ctx, s, (const char *)sqlite3_value_text(argv[2]), msg);
+    swr_error(ctx, s, (const char *)sqlite3_value_text(path), msg);
     return -1;
   }
   r->dtype = swr_dtype(t, src->model.format);
@@ -234,11 +208,35 @@ fail:
   return -1;
 }
 
+swr_row *swr_push(sqlite3_context *ctx, swr_state *s, sqlite3_value *name) {
+  swr_row *r;
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 64;
+    swr_row *p = realloc(s->rows, cap * sizeof(*p));
+    if (p == NULL)
+      goto nomem;
+    s->rows = p;
+    s->cap = cap;
+  }
+  r = &s->rows[s->n];
+  memset(r, 0, sizeof(*r));
+  r->name_len = (size_t)sqlite3_value_bytes(name);
+  r->name = malloc(r->name_len + 1);
+  if (r->name == NULL)
+    goto nomem;
+  memcpy(r->name, sqlite3_value_text(name), r->name_len + 1);
+  s->n++; /* freed with the state from here on */
+  return r;
+nomem:
+  sqlite3_result_error_nomem(ctx);
+  s->failed = 1;
+  return NULL;
+}
+
 /* xStep: collect one row. */
 static void swr_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   swr_state **ps = sqlite3_aggregate_context(ctx, sizeof(*ps)), *s;
   const char *out = (const char *)sqlite3_value_text(argv[0]);
-  const char *name = (const char *)sqlite3_value_text(argv[1]);
   swr_row *r;
   if (ps == NULL) {
     sqlite3_result_error_nomem(ctx);
@@ -251,7 +249,8 @@ static void swr_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   s = *ps;
   if (s->failed)
     return;
-  if (out == NULL || name == NULL || sqlite3_value_type(argv[2]) == SQLITE_NULL) {
+  if (out == NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL ||
+      sqlite3_value_type(argv[2]) == SQLITE_NULL) {
     swr_error(ctx, s, NULL, "the output, name and source may not be NULL");
     return;
   }
@@ -264,42 +263,13 @@ static void swr_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     swr_error(ctx, s, out, "every row must name the same output");
     return;
   }
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? s->cap * 2 : 64;
-    swr_row *p = realloc(s->rows, cap * sizeof(*p));
-    if (p == NULL) {
-      sqlite3_result_error_nomem(ctx);
-      s->failed = 1;
-      return;
-    }
-    s->rows = p;
-    s->cap = cap;
-  }
-  r = &s->rows[s->n];
-  memset(r, 0, sizeof(*r));
-  r->name_len = (size_t)sqlite3_value_bytes(argv[1]);
-  r->name = malloc(r->name_len + 1);
-  if (r->name == NULL) {
-    sqlite3_result_error_nomem(ctx);
-    s->failed = 1;
+  if ((r = swr_push(ctx, s, argv[1])) == NULL)
     return;
-  }
-  memcpy(r->name, name, r->name_len + 1);
-  s->n++; /* freed with the state from here on */
   if (sqlite3_value_type(argv[2]) == SQLITE_BLOB)
     swr_from_blob(ctx, s, argc, argv, r);
   else
-    swr_from_path(ctx, s, argv, r);
+    swr_from_path(ctx, s, argv[1], argv[2], r);
 }
-
-/* The final step's state: the output and the sources opened. */
-typedef struct swr_job {
-  sqlite3 *db;
-  int interrupted;
-  wt_out out;
-  swr_open *open;
-  size_t n_open;
-} swr_job;
 
 /* wt_out's interrupt check. */
 static int swr_interrupted(void *ctx, wt_error *err) {
@@ -418,8 +388,7 @@ done:
   return rc;
 }
 
-/* Write the file of the rows of s. */
-static int swr_write(swr_job *j, const swr_state *s, wt_error *err) {
+int swr_prepare(swr_job *j, const swr_state *s, wt_error *err) {
   sw_tensor *t = calloc(s->n + 1, sizeof(*t));
   wt_buf hdr = {0};
   uint64_t data;
@@ -447,13 +416,23 @@ static int swr_write(swr_job *j, const swr_state *s, wt_error *err) {
   for (i = 0; i < s->n; i++)
     if (swr_copy(j, &s->rows[t[i].tag], s->out, err) != 0)
       goto done;
-  if (swr_check(j, s, t, hdr.n, err) != 0 || wt_out_commit(&j->out, err) != 0)
+  if (swr_check(j, s, t, hdr.n, err) != 0)
     goto done;
   rc = 0;
 done:
   free(hdr.p);
   free(t);
   return rc;
+}
+
+void swr_job_free(swr_job *j) {
+  size_t i;
+  wt_out_abort(&j->out);
+  for (i = 0; i < j->n_open; i++)
+    wt_source_release(j->open[i].src);
+  free(j->open);
+  j->open = NULL;
+  j->n_open = 0;
 }
 
 /* xFinal: write the file, unless a row failed or the statement was
@@ -463,7 +442,6 @@ static void swr_final(sqlite3_context *ctx) {
   swr_state **ps = sqlite3_aggregate_context(ctx, 0), *s = ps ? *ps : NULL;
   swr_job j;
   wt_error e;
-  size_t i;
   memset(&j, 0, sizeof(j));
   j.out.fd = j.out.dirfd = -1;
   j.db = sqlite3_context_db_handle(ctx);
@@ -481,7 +459,7 @@ static void swr_final(sqlite3_context *ctx) {
     swr_error(ctx, s, s->out, "the output must be a local path");
     goto done;
   }
-  if (swr_write(&j, s, &e) != 0) {
+  if (swr_prepare(&j, s, &e) != 0 || wt_out_commit(&j.out, &e) != 0) {
     if (j.interrupted)
       sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
     else
@@ -490,10 +468,7 @@ static void swr_final(sqlite3_context *ctx) {
   }
   sqlite3_result_int64(ctx, (sqlite3_int64)j.out.size);
 done:
-  wt_out_abort(&j.out);
-  for (i = 0; i < j.n_open; i++)
-    wt_source_release(j.open[i].src);
-  free(j.open);
+  swr_job_free(&j);
   swr_free(s);
   *ps = NULL;
 }
