@@ -11,7 +11,11 @@
 #   template and name;
 #   @huggingface/gguf reads every key of the input with the same value
 #   except the ones edited, which have their new values, and the same
-#   tensors (names, shapes, types) in the same order.
+#   tensors (names, shapes, types) in the same order;
+#   the two-part split GGUF of tests/gen_arch_gguf.py merged by gguf_rewrite():
+#   llama.cpp gives the same logits for it as for the split (which it loads
+#   from its first part), and @huggingface/gguf reads its 21 tensors and
+#   split.count 0.
 # Last line: "write_others: N passed, M failed" or "write_others: skipped: REASON".
 set -u
 MODULE=$1
@@ -34,9 +38,14 @@ sqlite3 -bail -cmd ".load ./$MODULE" :memory: "SELECT gguf_rewrite('$work/edited
   'build/demo/tiny-llama.gguf', json_object('llama.context_length', 4096,
   'tokenizer.chat_template', '{% for m in messages %}<|{{ m.role }}|>{{ m.content }}{% endfor %}',
   'general.name', 'Edited', 'general.file_type', NULL))" > /dev/null || exit 1
+[ -f build/arch/split/tiny-llama-00001-of-00002.gguf ] || make -s build/arch/.stamp >/dev/null || exit 1
+sqlite3 -bail -cmd ".load ./$MODULE" :memory: "SELECT gguf_rewrite('$work/merged.gguf',
+  'build/arch/split/tiny-llama-00001-of-00002.gguf', NULL)" > /dev/null || exit 1
 cp tests/write_others.mjs "$dir/write_others.mjs"
-(cd "$dir" && node write_others.mjs "$(cd .. && cd .. && pwd)/build/demo/tiny-llama.gguf" \
-  "$work/edited.gguf") > "$work/out.jsonl" 2> "$work/err" || {
+root=$(pwd)
+(cd "$dir" && node write_others.mjs "$root/build/demo/tiny-llama.gguf" "$work/edited.gguf" \
+  "$root/build/arch/split/tiny-llama-00001-of-00002.gguf" "$work/merged.gguf") \
+  > "$work/out.jsonl" 2> "$work/err" || {
   cat "$work/err"
   echo "write_others: FAILED: a reader failed"
   exit 1
@@ -45,6 +54,7 @@ cp tests/write_others.mjs "$dir/write_others.mjs"
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 (l0, h0), (l1, h1) = (rows[0], rows[1]), (rows[2], rows[3])
+(ls, hs), (lm, hm) = (rows[4], rows[5]), (rows[6], rows[7])
 passed = failed = 0
 def check(ok, what, detail=""):
     global passed, failed
@@ -71,6 +81,13 @@ check(got.get("version") == 3, "@huggingface/gguf: version 3", got.get("version"
 t0 = [t[:3] for t in h0["tensors"]]
 t1 = [t[:3] for t in h1["tensors"]]
 check(t0 == t1 and len(t0) == 21, "@huggingface/gguf: the same 21 tensors in order", len(t1))
+check(lm["logits"] == ls["logits"] and lm["tokens"] == ls["tokens"] and len(ls["logits"]) > 100,
+      "llama.cpp: the merged split GGUF gives the split's logits to the last bit")
+check(len(hm["tensors"]) == 21 and [t[:3] for t in hm["tensors"][:len(hs["tensors"])]] ==
+      [t[:3] for t in hs["tensors"]], "@huggingface/gguf: the merge holds 21 tensors, the first part's first",
+      len(hm["tensors"]))
+check(hm["metadata"].get("split.count") == 0, "@huggingface/gguf: split.count 0 in the merge",
+      hm["metadata"].get("split.count"))
 print("write_others: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY

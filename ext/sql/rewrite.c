@@ -31,11 +31,13 @@
 */
 #include "rewrite.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bytes/source.h"
 #include "formats/gguf_parser.h"
+#include "formats/gguf_value.h"
 #include "formats/safetensors_parser.h"
 #include "functions.h"
 #include "interrupt.h"
@@ -54,11 +56,21 @@ static int rw_same(const void *a, size_t an, const void *b, size_t bn) {
   return an == bn && (an == 0 || memcmp(a, b, an) == 0);
 }
 
+/* A tensor of the input and the part that holds it. */
+typedef struct rw_tsrc {
+  const wt_source *src;
+  const wt_tensor *t;
+} rw_tsrc;
+
 /* One call: its arguments and the output under way. */
 typedef struct rw_job {
-  const char *fn;  /* the function's name, for messages */
-  sqlite3 *db;     /* the caller's connection (json_each, interrupts) */
-  wt_source *src;  /* the input, opened for this call */
+  const char *fn;    /* the function's name, for messages */
+  sqlite3 *db;       /* the caller's connection (json_each, interrupts) */
+  wt_source *src;    /* the input, opened for this call (a split GGUF's first part) */
+  wt_source **parts; /* every part of the input (src alone for one file) */
+  int n_parts;
+  rw_tsrc *ts; /* the tensors to write, in order, with their files */
+  size_t n_ts;
   int overwrite;   /* the output may name the input */
   int verify;      /* compare the tensors' bytes */
   int interrupted; /* sqlite3_interrupt() stopped the copy */
@@ -114,17 +126,16 @@ done:
 ** data_offset), and, when verifying, their bytes. */
 static int rw_check_tensors(rw_job *j, const wt_model *back, const uint64_t *data_start,
                             wt_error *err) {
-  const wt_model *m = &j->src->model;
   char q[WT_QUOTE_SIZE];
   unsigned char *buf = NULL;
   size_t i;
-  int rc = -1;
-  if (back->n_tensors != m->n_tensors)
-    return wt_fail(err, "read back: %zu tensors, not %zu", back->n_tensors, m->n_tensors);
+  int rc = -1, k;
+  if (back->n_tensors != j->n_ts)
+    return wt_fail(err, "read back: %zu tensors, not %zu", back->n_tensors, j->n_ts);
   if (j->verify && (buf = malloc(WT_OUT_CHUNK)) == NULL)
     return wt_fail(err, "out of memory");
-  for (i = 0; i < m->n_tensors; i++) {
-    const wt_tensor *s = &m->tensors[i], *t = &back->tensors[i];
+  for (i = 0; i < j->n_ts; i++) {
+    const wt_tensor *s = j->ts[i].t, *t = &back->tensors[i];
     const char *name = wt_quote(q, sizeof(q), s->name.p, s->name.n);
     if (t->name.n != s->name.n || memcmp(t->name.p, s->name.p, s->name.n) != 0 ||
         t->type_id != s->type_id || t->ndim != s->ndim || t->nbytes != s->nbytes ||
@@ -133,11 +144,14 @@ static int rw_check_tensors(rw_job *j, const wt_model *back, const uint64_t *dat
       wt_fail(err, "read back: tensor #%zu %s differs from the input's", i, name);
       goto done;
     }
-    if (j->verify && wt_out_same_bytes(&j->out, t->offset, &j->src->file, s->offset, s->nbytes, buf,
-                                       name, err) != 0)
+    if (j->verify && wt_out_same_bytes(&j->out, t->offset, &j->ts[i].src->file, s->offset,
+                                       s->nbytes, buf, name, err) != 0)
       goto done;
   }
-  rc = wt_file_unchanged(&j->src->file, err);
+  for (k = 0; k < j->n_parts; k++)
+    if (wt_file_unchanged(&j->parts[k]->file, err) != 0)
+      goto done;
+  rc = 0;
 done:
   free(buf);
   return rc;
@@ -168,7 +182,7 @@ static int rw_read_back(rw_job *j, int format, size_t hdr_len, unsigned char **b
 }
 
 /* Copy the tensors' bytes: the input's data section whole when the output
-** lays the tensors out as the input does, else tensor by tensor, each
+** is one file and lays the tensors out as it does, else tensor by tensor, each
 ** padded with zeros up to the next one's start (and the last to
 ** data_size). */
 static int rw_copy_data(rw_job *j, const uint64_t *data_start, uint64_t data_size, wt_error *err) {
@@ -176,8 +190,8 @@ static int rw_copy_data(rw_job *j, const uint64_t *data_start, uint64_t data_siz
   uint64_t avail = m->file_size - m->data_offset, k;
   size_t i;
   int same = 1;
-  for (i = 0; i < m->n_tensors && same; i++)
-    same = data_start[i] == m->tensors[i].data_start;
+  for (i = 0; i < j->n_ts && same; i++)
+    same = j->n_parts == 1 && data_start[i] == m->tensors[i].data_start;
   if (same) {
     k = avail < data_size ? avail : data_size;
     return wt_out_copy(&j->out, &j->src->file, m->data_offset, k, err) != 0 ||
@@ -185,10 +199,11 @@ static int rw_copy_data(rw_job *j, const uint64_t *data_start, uint64_t data_siz
                ? -1
                : 0;
   }
-  for (i = 0; i < m->n_tensors; i++) {
-    uint64_t end = i + 1 < m->n_tensors ? data_start[i + 1] : data_size;
-    if (wt_out_copy(&j->out, &j->src->file, m->tensors[i].offset, m->tensors[i].nbytes, err) != 0 ||
-        wt_out_zeros(&j->out, end - data_start[i] - m->tensors[i].nbytes, err) != 0)
+  for (i = 0; i < j->n_ts; i++) {
+    const wt_tensor *t = j->ts[i].t;
+    uint64_t end = i + 1 < j->n_ts ? data_start[i + 1] : data_size;
+    if (wt_out_copy(&j->out, &j->ts[i].src->file, t->offset, t->nbytes, err) != 0 ||
+        wt_out_zeros(&j->out, end - data_start[i] - t->nbytes, err) != 0)
       return -1;
   }
   return 0;
@@ -260,10 +275,9 @@ done:
 
 /* gguf_rewrite's work once the edits are applied to l. */
 static int rw_gguf(rw_job *j, const char *path, const rw_list *l, wt_error *err) {
-  const wt_model *m = &j->src->model;
   gw_kv *kv = calloc(l->n + 1, sizeof(*kv));
-  gw_tensor *t = calloc(m->n_tensors + 1, sizeof(*t));
-  uint64_t *start = calloc(m->n_tensors + 1, sizeof(*start)), align, data;
+  gw_tensor *t = calloc(j->n_ts + 1, sizeof(*t));
+  uint64_t *start = calloc(j->n_ts + 1, sizeof(*start)), align, data;
   wt_buf hdr = {0};
   size_t i;
   int k, rc = -1;
@@ -273,15 +287,15 @@ static int rw_gguf(rw_job *j, const char *path, const rw_list *l, wt_error *err)
   }
   for (i = 0; i < l->n; i++)
     kv[i] = (gw_kv){rw_key(l, i), l->e[i].type, rw_val(l, i), l->e[i].val_len};
-  for (i = 0; i < m->n_tensors; i++) {
-    const wt_tensor *s = &m->tensors[i];
+  for (i = 0; i < j->n_ts; i++) {
+    const wt_tensor *s = j->ts[i].t;
     t[i] = (gw_tensor){s->name, (uint32_t)s->type_id, s->ndim, {0}, 0, 0};
     for (k = 0; k < s->ndim; k++)
       t[i].dims[k] = s->dims[k];
   }
-  if (gguf_write_header(kv, l->n, t, m->n_tensors, &hdr, &align, &data, err) != 0)
+  if (gguf_write_header(kv, l->n, t, j->n_ts, &hdr, &align, &data, err) != 0)
     goto done;
-  for (i = 0; i < m->n_tensors; i++)
+  for (i = 0; i < j->n_ts; i++)
     start[i] = t[i].data_start;
   rc = rw_finish(j, path, l, &hdr, start, data, align, err);
 done:
@@ -328,6 +342,90 @@ done:
   return rc;
 }
 
+/* The value of GGUF key name of s as an integer, or -1 when it is not
+** there or not an integer. */
+static int64_t rw_int_key(const wt_source *s, const char *name) {
+  const wt_meta *kv = wt_source_find_meta(s, name, strlen(name));
+  gguf_cursor c;
+  gguf_scalar v;
+  if (kv == NULL || kv->type == GGUF_TYPE_ARRAY || kv->type == GGUF_TYPE_STRING)
+    return -1;
+  gguf_cursor_init(&c, &s->model, s->header, kv);
+  if (gguf_read_scalar(&c, kv->type, &v) != 0 || v.kind != GGUF_SCALAR_INT)
+    return -1;
+  return v.i;
+}
+
+/* Open every part of the input: j->src alone, or, when it is the first
+** part of a split GGUF (split.no 0, split.count N > 1, named
+** PREFIX-00001-of-0000N.gguf as gguf-split names it), parts 2 to N, whose
+** tensors follow its own, as gguf-split --merge reads them.  Fills j->ts. */
+static int rw_open_parts(rw_job *j, const char *in, wt_error *err) {
+  const wt_model *m = &j->src->model;
+  int64_t n = m->format == WT_FORMAT_GGUF ? rw_int_key(j->src, "split.count") : -1;
+  char suffix[32], *path = NULL;
+  size_t len = strlen(in), i, total = 0;
+  int k;
+  if (n > 1 && rw_int_key(j->src, "split.no") != 0)
+    return wt_fail(err, "part %lld of a split GGUF: give its first part",
+                   (long long)rw_int_key(j->src, "split.no") + 1);
+  if (n < 2)
+    n = 1;
+  j->parts = calloc((size_t)n, sizeof(*j->parts));
+  if (j->parts == NULL)
+    return wt_fail(err, "out of memory");
+  j->parts[0] = j->src;
+  j->n_parts = 1;
+  snprintf(suffix, sizeof(suffix), "-%05d-of-%05d.gguf", 1, (int)n);
+  if (n > 1 && (len < strlen(suffix) || strcmp(in + len - strlen(suffix), suffix) != 0))
+    return wt_fail(err, "a split GGUF of %lld parts whose first part is not named *%s",
+                   (long long)n, suffix);
+  if (n > 1 && (path = strdup(in)) == NULL)
+    return wt_fail(err, "out of memory");
+  for (k = 1; k < n; k++) {
+    wt_source *part;
+    snprintf(suffix, sizeof(suffix), "-%05d-of-%05d.gguf", k + 1, (int)n);
+    memcpy(path + len - strlen(suffix), suffix, strlen(suffix));
+    if (wt_source_open(path, len, WT_FORMAT_GGUF, &part, err) != 0) {
+      free(path);
+      return -1;
+    }
+    j->parts[j->n_parts++] = part;
+    if (rw_int_key(part, "split.no") != k) {
+      wt_fail(err, "%s is not part %d of the split (its split.no)", path, k + 1);
+      free(path);
+      return -1;
+    }
+  }
+  free(path);
+  for (k = 0; k < j->n_parts; k++)
+    total += j->parts[k]->model.n_tensors;
+  j->ts = calloc(total + 1, sizeof(*j->ts));
+  if (j->ts == NULL)
+    return wt_fail(err, "out of memory");
+  for (k = 0; k < j->n_parts; k++)
+    for (i = 0; i < j->parts[k]->model.n_tensors; i++)
+      j->ts[j->n_ts++] = (rw_tsrc){j->parts[k], &j->parts[k]->model.tensors[i]};
+  return 0;
+}
+
+/* The keys of a merged split GGUF: the first part's, with split.count 0
+** (what gguf-split --merge writes: "do not trigger merge if we try to
+** merge again the output", llama.cpp examples/gguf-split/gguf-split.cpp). */
+static int rw_unsplit(rw_list *l, wt_error *err) {
+  size_t i;
+  for (i = 0; i < l->n; i++) {
+    wt_str k = rw_key(l, i);
+    if (k.n == 11 && memcmp(k.p, "split.count", 11) == 0 && l->e[i].type == GGUF_TYPE_UINT16 &&
+        l->e[i].val_len == 2) {
+      l->vals.p[l->e[i].val_off] = 0;
+      l->vals.p[l->e[i].val_off + 1] = 0;
+      return 0;
+    }
+  }
+  return wt_fail(err, "split.count is not a UINT16");
+}
+
 /* Report err, naming the function and path; an interrupt as one. */
 static void rw_error(sqlite3_context *ctx, const rw_job *j, const char *path, const char *msg) {
   char *z;
@@ -354,6 +452,7 @@ static void rw_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   rw_list l = {0};
   wt_error e;
   const char *where = out;
+  int k;
   memset(&j, 0, sizeof(j));
   j.out.fd = j.out.dirfd = -1;
   j.fn = format == WT_FORMAT_GGUF ? "gguf_rewrite" : "safetensors_rewrite";
@@ -372,13 +471,17 @@ static void rw_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   where = in;
   if (wt_source_open(in, strlen(in), format, &j.src, &e) != 0)
     goto fail;
-  where = out;
-  if (!j.overwrite && wt_out_is_file(out, &j.src->file)) {
-    wt_fail(&e, "this is the input file: refusing to replace it (options '{\"overwrite\": 1}' "
-                "allow it)");
+  if (rw_open_parts(&j, in, &e) != 0)
     goto fail;
-  }
+  where = out;
+  for (k = 0; k < j.n_parts; k++)
+    if (!j.overwrite && wt_out_is_file(out, &j.parts[k]->file)) {
+      wt_fail(&e, "this is the input file: refusing to replace it (options '{\"overwrite\": 1}' "
+                  "allow it)");
+      goto fail;
+    }
   if (rw_from_model(&l, &j.src->model, j.src->header, &e) != 0 ||
+      (j.n_parts > 1 && rw_unsplit(&l, &e) != 0) ||
       (edits != NULL && rw_apply(&l, format, j.db, edits, &e) != 0))
     goto fail;
   if ((format == WT_FORMAT_GGUF ? rw_gguf(&j, out, &l, &e) : rw_safetensors(&j, out, &l, &e)) !=
@@ -392,6 +495,11 @@ fail:
 done:
   wt_out_abort(&j.out);
   rw_free(&l);
+  for (k = 0; k < j.n_parts; k++)
+    if (j.parts[k] != j.src)
+      wt_source_release(j.parts[k]);
+  free(j.parts);
+  free(j.ts);
   if (j.src)
     wt_source_release(j.src);
 }
