@@ -31,6 +31,7 @@
 #include "remote/http.h"
 #include "sql/compare.h"
 #include "sql/functions.h"
+#include "sql/gguf_split.h"
 #include "sql/hash_functions.h"
 #include "sql/memory.h"
 #include "sql/model_config.h"
@@ -85,6 +86,8 @@ WT_EXPORT int sqlite3_weights_init(sqlite3 *db, char **pzErrMsg, const sqlite3_a
     rc = wt_register_report(db);
   if (rc == SQLITE_OK)
     rc = wt_register_rewrite(db);
+  if (rc == SQLITE_OK)
+    rc = wt_register_gguf_split(db);
   if (rc == SQLITE_OK)
     rc = wt_register_st_write(db, cache);
   if (rc == SQLITE_OK)

@@ -12,7 +12,8 @@ file):
      sqlite3 shell in a subprocess (EFBIG);
   2. a full disk: a 256 KiB tmpfs mounted in a user and mount namespace of
      its own (unshare -rm; skipped where that is refused) (ENOSPC), and a
-     safetensors_split() whose third shard does not fit a 160 KiB one;
+     safetensors_split() whose third shard does not fit a 160 KiB one, and a
+     gguf_split() whose third part does not fit a 112 KiB one;
   3. sqlite3_interrupt() from another thread 50 ms into the rewrite of a
      192 MiB GGUF (the copy polls it every 64 MiB): SQLITE_INTERRUPT;
   4. the source file appended to while it is copied: "changed";
@@ -100,7 +101,14 @@ def test_disk_full(work):
         # a split whose third shard does not fit (3 x 75 KB in 160 KB)
         "umount {m} && mount -t tmpfs -o size=160k tmpfs {m} && mkdir {m}/out || exit 77\n"
         "sqlite3 -bail -cmd {load} :memory: {split} 2> {m}/../split.err && exit 5\n"
-        "ls -A {m}/out > {m}/../split.ls\n").format(
+        "ls -A {m}/out > {m}/../split.ls\n"
+        # a gguf_split whose third part does not fit
+        "umount {m} && mount -t tmpfs -o size={gsize}k tmpfs {m} || exit 77\n"
+        "sqlite3 -bail -cmd {load} :memory: {gsplit} 2> {m}/../gsplit.err && exit 6\n"
+        "ls -A {m} > {m}/../gsplit.ls\n").format(
+            gsize=GSPLIT_TMPFS_KB,
+            gsplit=sh_quote("SELECT gguf_split('%s/part', '%s/tiny-llama.gguf', '{\"max_tensors\": 8}')"
+                            % (mnt, DEMO)),
             m=sh_quote(mnt), t=sh_quote(target), load=sh_quote(".load " + MODULE),
             sql=sh_quote("SELECT gguf_rewrite('%s', '%s/tiny-llama.gguf', NULL)" % (target, DEMO)),
             split=sh_quote("SELECT safetensors_split('%s/out', '%s/tiny-llama.safetensors', 80000)"
@@ -119,6 +127,15 @@ def test_disk_full(work):
     check("No space left on device" in err, "disk full: the split fails at its third shard", err)
     listing = open(os.path.join(work, "split.ls")).read().split()
     check(listing == [], "disk full: the split leaves no shard and no temporary file", repr(listing))
+    err = open(os.path.join(work, "gsplit.err")).read()
+    check("No space left on device" in err, "disk full: gguf_split fails at its third part", err)
+    listing = open(os.path.join(work, "gsplit.ls")).read().split()
+    check(listing == [], "disk full: gguf_split leaves no part and no temporary file", repr(listing))
+
+
+# A tmpfs that holds the first two of the demo GGUF's three 8-tensor parts
+# (46 and 32 KB) but not the third (44 KB).
+GSPLIT_TMPFS_KB = 112
 
 
 def big_gguf(path, mib):

@@ -15,7 +15,10 @@
 #   the two-part split GGUF of tests/gen_arch_gguf.py merged by gguf_rewrite():
 #   llama.cpp gives the same logits for it as for the split (which it loads
 #   from its first part), and @huggingface/gguf reads its 21 tensors and
-#   split.count 0.
+#   split.count 0;
+#   the demo split in 3 parts by gguf_split(): llama.cpp loads it from its
+#   first part and gives the original's logits; @huggingface/gguf reads the
+#   first part's split keys.
 # Last line: "write_others: N passed, M failed" or "write_others: skipped: REASON".
 set -u
 MODULE=$1
@@ -41,10 +44,13 @@ sqlite3 -bail -cmd ".load ./$MODULE" :memory: "SELECT gguf_rewrite('$work/edited
 [ -f build/arch/split/tiny-llama-00001-of-00002.gguf ] || make -s build/arch/.stamp >/dev/null || exit 1
 sqlite3 -bail -cmd ".load ./$MODULE" :memory: "SELECT gguf_rewrite('$work/merged.gguf',
   'build/arch/split/tiny-llama-00001-of-00002.gguf', NULL)" > /dev/null || exit 1
+sqlite3 -bail -cmd ".load ./$MODULE" :memory: "SELECT gguf_split('$work/part',
+  'build/demo/tiny-llama.gguf', '{\"max_tensors\": 8}')" > /dev/null || exit 1
 cp tests/write_others.mjs "$dir/write_others.mjs"
 root=$(pwd)
 (cd "$dir" && node write_others.mjs "$root/build/demo/tiny-llama.gguf" "$work/edited.gguf" \
-  "$root/build/arch/split/tiny-llama-00001-of-00002.gguf" "$work/merged.gguf") \
+  "$root/build/arch/split/tiny-llama-00001-of-00002.gguf" "$work/merged.gguf" \
+  "$work/part-00001-of-00003.gguf") \
   > "$work/out.jsonl" 2> "$work/err" || {
   cat "$work/err"
   echo "write_others: FAILED: a reader failed"
@@ -55,6 +61,7 @@ import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 (l0, h0), (l1, h1) = (rows[0], rows[1]), (rows[2], rows[3])
 (ls, hs), (lm, hm) = (rows[4], rows[5]), (rows[6], rows[7])
+lp, hp = rows[8], rows[9]
 passed = failed = 0
 def check(ok, what, detail=""):
     global passed, failed
@@ -88,6 +95,11 @@ check(len(hm["tensors"]) == 21 and [t[:3] for t in hm["tensors"][:len(hs["tensor
       len(hm["tensors"]))
 check(hm["metadata"].get("split.count") == 0, "@huggingface/gguf: split.count 0 in the merge",
       hm["metadata"].get("split.count"))
+check(lp["logits"] == l0["logits"] and lp["trainContextSize"] == 2048,
+      "llama.cpp: the demo split by gguf_split() in 3 parts gives the original's logits")
+check(hp["metadata"].get("split.count") == 3 and hp["metadata"].get("split.no") == 0 and
+      hp["metadata"].get("split.tensors.count") == 21 and len(hp["tensors"]) == 8,
+      "@huggingface/gguf: the first part's split keys and its 8 tensors", hp["metadata"].get("split.count"))
 print("write_others: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY

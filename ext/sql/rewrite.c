@@ -42,6 +42,7 @@
 #include "functions.h"
 #include "interrupt.h"
 #include "rewrite_edits.h"
+#include "rewrite_int.h"
 #include "vtab.h"
 #include "write/gguf_writer.h"
 #include "write/out_file.h"
@@ -56,27 +57,6 @@ static int rw_same(const void *a, size_t an, const void *b, size_t bn) {
   return an == bn && (an == 0 || memcmp(a, b, an) == 0);
 }
 
-/* A tensor of the input and the part that holds it. */
-typedef struct rw_tsrc {
-  const wt_source *src;
-  const wt_tensor *t;
-} rw_tsrc;
-
-/* One call: its arguments and the output under way. */
-typedef struct rw_job {
-  const char *fn;    /* the function's name, for messages */
-  sqlite3 *db;       /* the caller's connection (json_each, interrupts) */
-  wt_source *src;    /* the input, opened for this call (a split GGUF's first part) */
-  wt_source **parts; /* every part of the input (src alone for one file) */
-  int n_parts;
-  rw_tsrc *ts; /* the tensors to write, in order, with their files */
-  size_t n_ts;
-  int overwrite;   /* the output may name the input */
-  int verify;      /* compare the tensors' bytes */
-  int interrupted; /* sqlite3_interrupt() stopped the copy */
-  wt_out out;
-} rw_job;
-
 /* wt_out's interrupt check. */
 static int rw_interrupted(void *ctx, wt_error *err) {
   rw_job *j = ctx;
@@ -88,7 +68,7 @@ static int rw_interrupted(void *ctx, wt_error *err) {
 }
 
 /* Read the options argument v (a JSON object or NULL). */
-static int rw_options(rw_job *j, sqlite3_value *v, wt_error *err) {
+int rw_options(rw_job *j, sqlite3_value *v, wt_error *err) {
   sqlite3_stmt *st = NULL;
   int rc = -1;
   j->verify = 1;
@@ -191,7 +171,7 @@ static int rw_copy_data(rw_job *j, const uint64_t *data_start, uint64_t data_siz
   size_t i;
   int same = 1;
   for (i = 0; i < j->n_ts && same; i++)
-    same = j->n_parts == 1 && data_start[i] == m->tensors[i].data_start;
+    same = j->whole && data_start[i] == m->tensors[i].data_start;
   if (same) {
     k = avail < data_size ? avail : data_size;
     return wt_out_copy(&j->out, &j->src->file, m->data_offset, k, err) != 0 ||
@@ -274,7 +254,7 @@ done:
 }
 
 /* gguf_rewrite's work once the edits are applied to l. */
-static int rw_gguf(rw_job *j, const char *path, const rw_list *l, wt_error *err) {
+int rw_gguf(rw_job *j, const char *path, const rw_list *l, wt_error *err) {
   gw_kv *kv = calloc(l->n + 1, sizeof(*kv));
   gw_tensor *t = calloc(j->n_ts + 1, sizeof(*t));
   uint64_t *start = calloc(j->n_ts + 1, sizeof(*start)), align, data;
@@ -360,7 +340,7 @@ static int64_t rw_int_key(const wt_source *s, const char *name) {
 ** part of a split GGUF (split.no 0, split.count N > 1, named
 ** PREFIX-00001-of-0000N.gguf as gguf-split names it), parts 2 to N, whose
 ** tensors follow its own, as gguf-split --merge reads them.  Fills j->ts. */
-static int rw_open_parts(rw_job *j, const char *in, wt_error *err) {
+int rw_open_parts(rw_job *j, const char *in, wt_error *err) {
   const wt_model *m = &j->src->model;
   int64_t n = m->format == WT_FORMAT_GGUF ? rw_int_key(j->src, "split.count") : -1;
   char suffix[32], *path = NULL;
@@ -406,6 +386,7 @@ static int rw_open_parts(rw_job *j, const char *in, wt_error *err) {
   for (k = 0; k < j->n_parts; k++)
     for (i = 0; i < j->parts[k]->model.n_tensors; i++)
       j->ts[j->n_ts++] = (rw_tsrc){j->parts[k], &j->parts[k]->model.tensors[i]};
+  j->whole = j->n_parts == 1;
   return 0;
 }
 
@@ -427,7 +408,7 @@ static int rw_unsplit(rw_list *l, wt_error *err) {
 }
 
 /* Report err, naming the function and path; an interrupt as one. */
-static void rw_error(sqlite3_context *ctx, const rw_job *j, const char *path, const char *msg) {
+void rw_error(sqlite3_context *ctx, const rw_job *j, const char *path, const char *msg) {
   char *z;
   if (j->interrupted) {
     sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
@@ -493,15 +474,22 @@ static void rw_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 fail:
   rw_error(ctx, &j, where, e.msg);
 done:
-  wt_out_abort(&j.out);
   rw_free(&l);
-  for (k = 0; k < j.n_parts; k++)
-    if (j.parts[k] != j.src)
-      wt_source_release(j.parts[k]);
-  free(j.parts);
-  free(j.ts);
-  if (j.src)
-    wt_source_release(j.src);
+  rw_job_free(&j);
+}
+
+void rw_job_free(rw_job *j) {
+  int k;
+  wt_out_abort(&j->out);
+  for (k = 0; k < j->n_parts; k++)
+    if (j->parts[k] != j->src)
+      wt_source_release(j->parts[k]);
+  free(j->parts);
+  free(j->ts);
+  if (j->src)
+    wt_source_release(j->src);
+  memset(j, 0, sizeof(*j));
+  j->out.fd = j->out.dirfd = -1;
 }
 
 int wt_register_rewrite(sqlite3 *db) {
