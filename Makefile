@@ -444,7 +444,10 @@ $(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp $(BUILD)/arch/.stamp 
 	  cp $(FIXTURES)/safetensors/sharded/*.index.json $(BUILD)/fuzz/corpus/fuzz_paths_index/; \
 	  cp $(FIXTURES)/safetensors/*.safetensors $(FIXTURES)/safetensors/sharded/*.safetensors \
 	     $(BUILD)/fuzz/corpus/fuzz_safetensors/; \
-	  cp $(FIXTURES)/gguf/*.gguf $(BUILD)/fuzz/corpus/fuzz_gguf/; fi
+	  cp $(FIXTURES)/gguf/*.gguf $(BUILD)/fuzz/corpus/fuzz_gguf/; \
+	  for f in $(FIXTURES)/gguf/*.gguf $(FIXTURES)/safetensors/*.safetensors; do \
+	    { printf '\003\001\005\011\007\002\000\002\003\003\002\010\005'; cat $$f; } \
+	      > $(BUILD)/fuzz/corpus/fuzz_write/$$(basename $$f); done; fi
 	touch $@
 
 .PHONY: fuzz fuzz-deps
