@@ -17,7 +17,9 @@
 ** the tensors' bytes.  Returns the output's size in bytes.
 **
 ** What is written: the input's keys in their order, edited in place, new
-** ones at the end; the tensors in their order.  GGUF: version 3,
+** ones at the end; the tensors in their order.  The first part of a split
+** GGUF brings every part's tensors: the model merged as gguf-split --merge
+** writes it (split.count 0).  GGUF: version 3,
 ** little-endian, the input's alignment (or general.alignment as edited),
 ** data laid out as ggml writes it (gguf_writer.h).  safetensors: the
 ** crate's form (safetensors_writer.h) with the input's tensor order, so
