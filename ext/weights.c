@@ -31,11 +31,15 @@
 #include "remote/http.h"
 #include "sql/compare.h"
 #include "sql/functions.h"
+#include "sql/gguf_split.h"
 #include "sql/hash_functions.h"
 #include "sql/memory.h"
 #include "sql/model_config.h"
 #include "sql/histogram_table.h"
 #include "sql/report.h"
+#include "sql/rewrite.h"
+#include "sql/st_split.h"
+#include "sql/st_write.h"
 #include "sql/tables.h"
 #include "sql/stats.h"
 #include "sql/values.h"
@@ -82,6 +86,14 @@ WT_EXPORT int sqlite3_weights_init(sqlite3 *db, char **pzErrMsg, const sqlite3_a
     rc = wt_register_hash_functions(db);
   if (rc == SQLITE_OK)
     rc = wt_register_report(db);
+  if (rc == SQLITE_OK)
+    rc = wt_register_rewrite(db);
+  if (rc == SQLITE_OK)
+    rc = wt_register_gguf_split(db);
+  if (rc == SQLITE_OK)
+    rc = wt_register_st_write(db, cache);
+  if (rc == SQLITE_OK)
+    rc = wt_register_st_split(db, cache);
   wt_cache_unref(cache);
   return rc;
 }

@@ -27,7 +27,8 @@ MAY_USE = {
     "bytes": {"base", "formats"},
     "remote": {"base", "formats", "bytes"},
     "paths": {"base", "formats", "bytes", "remote"},
-    "sql": {"base", "formats", "decode", "plan", "report", "bytes", "remote", "paths"},
+    "write": {"base", "formats", "bytes"},
+    "sql": {"base", "formats", "decode", "plan", "report", "bytes", "remote", "paths", "write"},
 }
 SQLITE_OK_IN = {"sql"}
 

@@ -15,8 +15,6 @@
 # registry cannot be reached or the machine is not linux-x64.  Last line:
 # "llama_oracle: N settings checked" or "llama_oracle: skipped: REASON".
 set -u
-version=3.22.1
-dir=build/llama
 check=0
 if [ "${1:-}" = --check ]; then
   check=1
@@ -24,40 +22,8 @@ if [ "${1:-}" = --check ]; then
 fi
 out=${1:-build/memory_oracle.test}
 
-for tool in node npm /usr/bin/python3; do
-  if ! command -v $tool >/dev/null 2>&1; then
-    echo "llama_oracle: skipped: $tool not found"
-    exit 0
-  fi
-done
-if [ "$(uname -sm)" != "Linux x86_64" ]; then
-  echo "llama_oracle: skipped: the prebuilt llama.cpp is for linux-x64, not $(uname -sm)"
-  exit 0
-fi
-if ! (cd "$dir" 2>/dev/null && node -e "
-    if (require('node-llama-cpp/package.json').version !== '$version') process.exit(1);
-    require.resolve('@node-llama-cpp/linux-x64/package.json');" >/dev/null 2>&1); then
-  mkdir -p "$dir"
-  echo '{"name":"llama-oracle","private":true}' > "$dir/package.json"
-  if ! (cd "$dir" && npm install --omit=optional --ignore-scripts --no-audit --no-fund \
-        "node-llama-cpp@$version" "@node-llama-cpp/linux-x64@$version") > "$dir/npm.log" 2>&1; then
-    if grep -q -E 'ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|network' "$dir/npm.log"; then
-      echo "llama_oracle: skipped: the npm registry cannot be reached ($(grep -m1 -o -E 'ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|network' "$dir/npm.log"))"
-      exit 0
-    fi
-    cat "$dir/npm.log"
-    echo "llama_oracle: FAILED: npm install node-llama-cpp@$version"
-    exit 1
-  fi
-fi
-# The prebuilt llama.cpp loads the CPU variant that best fits the machine.
-# On a CPU with AMX that is libggml-cpu-sapphirerapids.so, whose AMX buffer
-# type aborts llama.cpp on deepseek2's graph (GGML_ASSERT(*cur_backend_id !=
-# -1), ggml/src/ggml-backend.cpp:1294 of node-llama-cpp 3.22.1's llama.cpp)
-# and holds weights in a buffer of its own.  Our private copy goes without
-# it, so that llama.cpp takes the next variant (AVX-512 without AMX) and
-# gives the same figures on every x86-64 machine.
-rm -f "$dir/node_modules/@node-llama-cpp/linux-x64/bins/linux-x64/libggml-cpu-sapphirerapids.so"
+name=llama_oracle
+. tests/llama_install.sh
 cp tests/llama_oracle.mjs "$dir/llama_oracle.mjs"
 /usr/bin/python3 tests/gen_arch_gguf.py build/arch || exit 1
 

@@ -222,6 +222,18 @@ def check_functions(conn, srv, rel, kind):
                "tensor_compare(%s, %s)" % (p, name))
         q = "SELECT * FROM tensor_stats(?)"
         ok(rows(conn, q, p) == rows(conn, q, local), "tensor_stats(%s)" % p)
+        # the writing functions read a remote input (through the remote source, in
+        # bounded chunks) and write the same file as from the local one
+        out = os.path.join(ROOT, "remote", "written")
+        for src in (p, local):
+            if kind == "gguf":
+                got = rows(conn, "SELECT gguf_rewrite(?, ?, NULL)", out + "-" + str(src == p), src)
+            else:
+                got = rows(conn, "SELECT safetensors_write(?, name, path) FROM tensors(?)",
+                           out + "-" + str(src == p), src)
+            ok(not isinstance(got, tuple), "written from %s" % src, str(got)[:200])
+        with open(out + "-True", "rb") as a, open(out + "-False", "rb") as b:
+            ok(a.read() == b.read(), "the file written from %s is the one written from %s" % (p, local))
 
 
 def write_mutants(files, out, lo=0, hi=1024):

@@ -558,17 +558,35 @@ static void wt_func_aux_free(void *p) {
   sqlite3_free(a);
 }
 
-int wt_register_one(sqlite3 *db, const char *name, int format, int n_arg, int flags,
-                    void (*fn)(sqlite3_context *, int, sqlite3_value **), wt_cache *cache) {
+/* The user data of a function that reads through cache, or NULL. */
+static wt_func_aux *wt_func_aux_new(const char *name, int format, wt_cache *cache) {
   wt_func_aux *a = sqlite3_malloc(sizeof(*a));
   if (a == NULL)
-    return SQLITE_NOMEM;
+    return NULL;
   memset(a, 0, sizeof(*a));
   a->name = name;
   a->format = format;
   a->cache = cache;
   wt_cache_ref(cache);
+  return a;
+}
+
+int wt_register_one(sqlite3 *db, const char *name, int format, int n_arg, int flags,
+                    void (*fn)(sqlite3_context *, int, sqlite3_value **), wt_cache *cache) {
+  wt_func_aux *a = wt_func_aux_new(name, format, cache);
+  if (a == NULL)
+    return SQLITE_NOMEM;
   return sqlite3_create_function_v2(db, name, n_arg, flags, a, fn, 0, 0, wt_func_aux_free);
+}
+
+int wt_register_aggregate(sqlite3 *db, const char *name, int format, int n_arg,
+                          void (*step)(sqlite3_context *, int, sqlite3_value **),
+                          void (*final)(sqlite3_context *), wt_cache *cache) {
+  wt_func_aux *a = wt_func_aux_new(name, format, cache);
+  if (a == NULL)
+    return SQLITE_NOMEM;
+  return sqlite3_create_function_v2(db, name, n_arg, WT_FILE_FLAGS, a, 0, step, final,
+                                    wt_func_aux_free);
 }
 
 int wt_register_functions(sqlite3 *db, wt_cache *cache) {

@@ -35,6 +35,12 @@ int wt_func_find_tensor(sqlite3_context *ctx, sqlite3_value **argv, int i, wt_so
 int wt_register_one(sqlite3 *db, const char *name, int format, int n_arg, int flags,
                     void (*fn)(sqlite3_context *, int, sqlite3_value **), wt_cache *cache);
 
+/* The same for an aggregate (step, final), always with WT_FILE_FLAGS:
+** wt_func_find_tensor() works in its step. */
+int wt_register_aggregate(sqlite3 *db, const char *name, int format, int n_arg,
+                          void (*step)(sqlite3_context *, int, sqlite3_value **),
+                          void (*final)(sqlite3_context *), wt_cache *cache);
+
 /* Register the scalar functions of functions.c, reading files through
 ** cache (tensor_compare is values.c's). */
 int wt_register_functions(sqlite3 *db, wt_cache *cache);

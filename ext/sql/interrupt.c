@@ -27,3 +27,16 @@ static int wt_db_interrupted(void *db) {
 void wt_watch_interrupt(sqlite3 *db) {
   wt_http_set_cancel(wt_is_interrupted() != NULL ? wt_db_interrupted : NULL, db);
 }
+
+int wt_interrupted(sqlite3 *db) {
+  sqlite3_stmt *st = NULL;
+  int rc;
+  if (wt_db_interrupted(db))
+    return 1;
+  /* before 3.41: the VDBE checks the flag when a statement starts */
+  rc = sqlite3_prepare_v2(db, "SELECT 1", -1, &st, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_step(st);
+  sqlite3_finalize(st);
+  return rc == SQLITE_INTERRUPT;
+}

@@ -21,4 +21,11 @@
 ** on entry). */
 void wt_watch_interrupt(sqlite3 *db);
 
+/* 1 when sqlite3_interrupt() was called on db and the statement running
+** should stop: sqlite3_is_interrupted() where the SQLite has it, else a
+** statement stepped on db returns SQLITE_INTERRUPT (the VDBE checks the
+** flag on entry).  For a function that works for long in one call (a
+** copy of gigabytes), polled every few MiB. */
+int wt_interrupted(sqlite3 *db);
+
 #endif

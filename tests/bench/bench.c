@@ -560,6 +560,8 @@ int main(int argc, char **argv) {
   run_histogram();
   run_mmap(&in, ext_path, reps, only);
   run_remote();
+  if (selected("write") && sql_has_function(db, "gguf_rewrite"))
+    run_write(ext_path, &in);
 
   report_note("header sizes: safetensors %.1f KB; GGUF %.2f MB, in a %.2f GB file (%.0fx): "
               "the listing floors read only the header, so a listing within its target does "

@@ -220,6 +220,11 @@ void run_weights_report(const char *ext_path, const char *cache);
 ** connection and on a new one per run; add their rows (only: --only). */
 void run_mmap(const bench_inputs *in, const char *ext_path, int reps, const char *only);
 
+/* ---- the writing functions (bench_write.c) ---- */
+
+/* gguf_rewrite() and safetensors_write() against a durable copy; add rows. */
+void run_write(const char *ext_path, const bench_inputs *in);
+
 /* ---- report (bench_report.c) ---- */
 
 /* One row of the results table. */

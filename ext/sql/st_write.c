@@ -1,0 +1,481 @@
+/*
+** st_write.c: safetensors_write(), an aggregate that writes one new
+** safetensors file from the tensors of its rows.  Layer: sql.
+**
+**   -- the first four layers and everything that is not a layer
+**   SELECT safetensors_write('first-layers.safetensors', name, path)
+**   FROM tensors('model/') WHERE name GLOB 'model.layers.[0-3].*' OR name NOT GLOB
+*'model.layers.*';
+**   -- a tensor built in SQL: its bytes, dtype and shape
+**   SELECT safetensors_write('bias.safetensors', 'bias', zeroblob(16), 'F32', '[4]');
+**
+** Each row is (out, name, source [, dtype, shape]): a tensor named name,
+** whose bytes are those of the tensor of that name in source when source
+** is text (any path the tables take: a file, a folder, an index, a split
+** GGUF, a remote file), or the BLOB source itself, of dtype (a safetensors
+** dtype) and shape (a JSON array, outermost first).  A GGUF tensor keeps
+** its type when safetensors has it (F32, F16, BF16, F64, I8, I16, I32,
+** I64), with its shape outermost first; a quantized one is an error.
+** Returns the new file's size in bytes.
+**
+** Rows only collect where the bytes are: nothing is read or written until
+** the last row, and tensor bytes never pass through SQLite.  The file is
+** written as the safetensors crate writes one (safetensors_writer.h: the
+** crate's tensor order, no __metadata__), through write/out_file.h (a
+** temporary file, renamed at the end), read back, parsed and compared
+** (names, dtypes, shapes, places, and the XXH3-64 of every tensor's bytes
+** against its source's) before it is kept.  An error in any row (a tensor
+** not found, a quantized one, a BLOB whose size is not its shape's, a
+** name given twice) or an interrupt between rows fails the statement and
+** writes nothing; a source file changed since its row was read is an
+** error.  The output may not be one of the sources.
+*/
+#include "st_write.h"
+#include "st_write_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes/source.h"
+#include "formats/dtype.h"
+#include "formats/safetensors_parser.h"
+#include "functions.h"
+#include "interrupt.h"
+#include "vtab.h"
+#include "write/out_file.h"
+#include "write/safetensors_writer.h"
+
+SQLITE_EXTENSION_INIT3
+
+#define U(x) ((unsigned long long)(x))
+
+/* The largest shape a BLOB row may give. */
+#define SWR_MAX_RANK 64
+
+void swr_free(swr_state *s) {
+  size_t i;
+  if (s == NULL)
+    return;
+  for (i = 0; i < s->n; i++) {
+    free(s->rows[i].name);
+    free(s->rows[i].dims);
+    free(s->rows[i].path);
+    free(s->rows[i].blob);
+  }
+  free(s->rows);
+  free(s->out);
+  free(s);
+}
+
+/* Report msg for the function, naming path, and mark the state failed. */
+static void swr_error(sqlite3_context *ctx, swr_state *s, const char *path, const char *msg) {
+  char *z = wt_error_message("safetensors_write", path, msg);
+  if (s)
+    s->failed = 1;
+  if (z == NULL) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_error(ctx, z, -1);
+  sqlite3_free(z);
+}
+
+/* The safetensors dtype of tensor t of a model of format, or -1. */
+static int swr_dtype(const wt_tensor *t, int format) {
+  if (format == WT_FORMAT_SAFETENSORS)
+    return (int)t->type_id;
+  /* ggml's names of the plain types are the safetensors ones */
+  return t->dtype.n > 0 ? st_dtype_find(t->dtype.p, t->dtype.n) : -1;
+}
+
+/* Fill r from the tensor named name in path (st_write_int.h). */
+int swr_from_path(sqlite3_context *ctx, swr_state *s, sqlite3_value *name, sqlite3_value *path,
+                  swr_row *r) {
+  sqlite3_value *pv[2] = {path, name};
+  char msg[WT_ERROR_MAX], q[WT_QUOTE_SIZE];
+  wt_source *src = NULL;
+  const wt_tensor *t = NULL;
+  int rc = wt_func_find_tensor(ctx, pv, 0, &src, &t), k;
+  if (rc < 0) {
+    s->failed = 1;
+    return -1;
+  }
+  if (rc == 0) {
+    snprintf(msg, sizeof(msg), "no tensor %s", wt_quote(q, sizeof(q), r->name, r->name_len));
+    swr_error(ctx, s, (const char *)sqlite3_value_text(path), msg);
+    return -1;
+  }
+  r->dtype = swr_dtype(t, src->model.format);
+  if (r->dtype < 0 || !t->nbytes_known) {
+    snprintf(msg, sizeof(msg), "tensor %s is %.*s, which safetensors has no dtype for",
+             wt_quote(q, sizeof(q), r->name, r->name_len), (int)t->dtype.n, t->dtype.p);
+    swr_error(ctx, s, src->path, msg);
+    wt_source_release(src);
+    return -1;
+  }
+  r->ndim = t->ndim;
+  r->dims = malloc(((size_t)t->ndim + 1) * sizeof(*r->dims));
+  r->path = strdup(src->path);
+  if (r->dims == NULL || r->path == NULL) {
+    wt_source_release(src);
+    sqlite3_result_error_nomem(ctx);
+    s->failed = 1;
+    return -1;
+  }
+  for (k = 0; k < t->ndim; k++) /* GGUF's ne[] innermost first: reversed */
+    r->dims[k] = src->model.format == WT_FORMAT_GGUF ? t->dims[t->ndim - 1 - k] : t->dims[k];
+  r->nbytes = t->nbytes;
+  r->dev = src->file.dev;
+  r->ino = src->file.ino;
+  r->size = src->file.size;
+  r->mtime_ns = src->file.mtime_ns;
+  wt_source_release(src);
+  return 0;
+}
+
+/* Read a shape "[a, b, ...]" (JSON integers, at most SWR_MAX_RANK) into
+** r->dims: 0, or -1. */
+static int swr_shape(const char *p, swr_row *r) {
+  while (*p == ' ')
+    p++;
+  if (*p++ != '[')
+    return -1;
+  for (;;) {
+    uint64_t d = 0;
+    while (*p == ' ')
+      p++;
+    if (*p == ']' && r->ndim == 0)
+      break;
+    if (*p < '0' || *p > '9' || (p[0] == '0' && p[1] >= '0' && p[1] <= '9') ||
+        r->ndim == SWR_MAX_RANK)
+      return -1;
+    for (; *p >= '0' && *p <= '9'; p++)
+      if (wt_mul(d, 10, &d) != 0 || wt_add(d, (uint64_t)(*p - '0'), &d) != 0)
+        return -1;
+    r->dims[r->ndim++] = d;
+    while (*p == ' ')
+      p++;
+    if (*p == ']')
+      break;
+    if (*p++ != ',')
+      return -1;
+  }
+  for (p++; *p == ' '; p++)
+    ;
+  return *p == 0 ? 0 : -1;
+}
+
+/* Fill r from the BLOB argv[2], dtype argv[3] and shape argv[4]. */
+static int swr_from_blob(sqlite3_context *ctx, swr_state *s, int argc, sqlite3_value **argv,
+                         swr_row *r) {
+  const char *dt = argc > 3 ? (const char *)sqlite3_value_text(argv[3]) : NULL;
+  const char *shape = argc > 4 ? (const char *)sqlite3_value_text(argv[4]) : NULL;
+  uint64_t numel = 1, bits = 0;
+  char msg[WT_ERROR_MAX], q[WT_QUOTE_SIZE];
+  const char *name = wt_quote(q, sizeof(q), r->name, r->name_len);
+  int k, n = sqlite3_value_bytes(argv[2]);
+  if (dt == NULL || shape == NULL || (r->dtype = st_dtype_find(dt, strlen(dt))) < 0) {
+    snprintf(msg, sizeof(msg), "tensor %s: a BLOB needs a safetensors dtype and a shape", name);
+    goto fail;
+  }
+  if ((r->dims = malloc(SWR_MAX_RANK * sizeof(*r->dims))) == NULL)
+    goto nomem;
+  if (swr_shape(shape, r) != 0) {
+    snprintf(msg, sizeof(msg), "tensor %s: the shape must be a JSON array of at most %d sizes",
+             name, SWR_MAX_RANK);
+    goto fail;
+  }
+  for (k = 0; k < r->ndim; k++)
+    if (wt_mul(numel, r->dims[k], &numel) != 0)
+      break;
+  if (k < r->ndim || wt_mul(numel, st_dtype_get(r->dtype)->bits, &bits) != 0 || bits % 8 != 0 ||
+      bits / 8 != (uint64_t)n) {
+    snprintf(msg, sizeof(msg), "tensor %s: %d bytes given, but %s of shape %s holds %llu", name, n,
+             dt, shape, U(bits / 8));
+    goto fail;
+  }
+  r->nbytes = (uint64_t)n;
+  if ((r->blob = malloc((size_t)n + 1)) == NULL)
+    goto nomem;
+  if (n > 0)
+    memcpy(r->blob, sqlite3_value_blob(argv[2]), (size_t)n);
+  return 0;
+nomem:
+  snprintf(msg, sizeof(msg), "out of memory");
+fail:
+  swr_error(ctx, s, NULL, msg);
+  return -1;
+}
+
+swr_row *swr_push(sqlite3_context *ctx, swr_state *s, sqlite3_value *name) {
+  swr_row *r;
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 64;
+    swr_row *p = realloc(s->rows, cap * sizeof(*p));
+    if (p == NULL)
+      goto nomem;
+    s->rows = p;
+    s->cap = cap;
+  }
+  r = &s->rows[s->n];
+  memset(r, 0, sizeof(*r));
+  r->name_len = (size_t)sqlite3_value_bytes(name);
+  r->name = malloc(r->name_len + 1);
+  if (r->name == NULL)
+    goto nomem;
+  memcpy(r->name, sqlite3_value_text(name), r->name_len + 1);
+  s->n++; /* freed with the state from here on */
+  return r;
+nomem:
+  sqlite3_result_error_nomem(ctx);
+  s->failed = 1;
+  return NULL;
+}
+
+/* xStep: collect one row. */
+static void swr_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  swr_state **ps = sqlite3_aggregate_context(ctx, sizeof(*ps)), *s;
+  const char *out = (const char *)sqlite3_value_text(argv[0]);
+  swr_row *r;
+  if (ps == NULL) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (*ps == NULL && (*ps = calloc(1, sizeof(**ps))) == NULL) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  s = *ps;
+  if (s->failed)
+    return;
+  if (out == NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL ||
+      sqlite3_value_type(argv[2]) == SQLITE_NULL) {
+    swr_error(ctx, s, NULL, "the output, name and source may not be NULL");
+    return;
+  }
+  if (s->out == NULL && (s->out = strdup(out)) == NULL) {
+    sqlite3_result_error_nomem(ctx);
+    s->failed = 1;
+    return;
+  }
+  if (strcmp(s->out, out) != 0) {
+    swr_error(ctx, s, out, "every row must name the same output");
+    return;
+  }
+  if ((r = swr_push(ctx, s, argv[1])) == NULL)
+    return;
+  if (sqlite3_value_type(argv[2]) == SQLITE_BLOB)
+    swr_from_blob(ctx, s, argc, argv, r);
+  else
+    swr_from_path(ctx, s, argv[1], argv[2], r);
+}
+
+/* wt_out's interrupt check. */
+static int swr_interrupted(void *ctx, wt_error *err) {
+  swr_job *j = ctx;
+  if (!wt_interrupted(j->db))
+    return 0;
+  j->interrupted = 1;
+  wt_fail(err, "interrupted");
+  return 1;
+}
+
+/* The source of row r's file, opened once and checked to be the file its
+** row read (device, inode, size, modification time). */
+static wt_source *swr_source(swr_job *j, const swr_row *r, const char *out, wt_error *err) {
+  wt_source *src;
+  swr_open *p;
+  size_t i;
+  for (i = 0; i < j->n_open; i++)
+    if (strcmp(j->open[i].path, r->path) == 0)
+      return j->open[i].src;
+  if (wt_source_open(r->path, strlen(r->path), 0, &src, err) != 0)
+    return NULL;
+  if (src->file.dev != r->dev || src->file.ino != r->ino || src->file.size != r->size ||
+      src->file.mtime_ns != r->mtime_ns) {
+    wt_source_release(src);
+    wt_fail(err, "file changed while in use: %s is not the file its rows read", r->path);
+    return NULL;
+  }
+  if (wt_out_is_file(out, &src->file)) {
+    wt_source_release(src);
+    wt_fail(err, "this is the input file %s: refusing to replace it", r->path);
+    return NULL;
+  }
+  p = realloc(j->open, (j->n_open + 1) * sizeof(*p));
+  if (p == NULL) {
+    wt_source_release(src);
+    wt_fail(err, "out of memory");
+    return NULL;
+  }
+  j->open = p;
+  j->open[j->n_open++] = (swr_open){r->path, src};
+  return src;
+}
+
+/* Copy row r's bytes to the end of the output. */
+static int swr_copy(swr_job *j, const swr_row *r, const char *out, wt_error *err) {
+  const wt_tensor *t;
+  wt_source *src;
+  if (r->blob != NULL)
+    return wt_out_write(&j->out, r->blob, (size_t)r->nbytes, err);
+  if ((src = swr_source(j, r, out, err)) == NULL)
+    return -1;
+  t = wt_source_find_tensor(src, r->name, r->name_len);
+  if (t == NULL || t->nbytes != r->nbytes)
+    return wt_fail(err, "file changed while in use: %s has no tensor as its row read", r->path);
+  return wt_out_copy(&j->out, &src->file, t->offset, t->nbytes, err);
+}
+
+/* Read the output back: its header parsed, every tensor compared with the
+** row it came from (t, in data order), its bytes by hash or as given. */
+static int swr_check(swr_job *j, const swr_state *s, const sw_tensor *t, size_t hdr_len,
+                     wt_error *err) {
+  unsigned char *bytes = malloc(hdr_len + 1), *buf = malloc(WT_OUT_CHUNK);
+  char q[WT_QUOTE_SIZE];
+  wt_model back = {0};
+  uint64_t need;
+  size_t i;
+  int rc = -1;
+  if (bytes == NULL || buf == NULL) {
+    wt_fail(err, "out of memory");
+    goto done;
+  }
+  if (wt_out_read(&j->out, 0, hdr_len, bytes, err) != 0)
+    goto done;
+  if (safetensors_parse_prefix(bytes, hdr_len, j->out.size, &back, &need, err) != 0) {
+    wt_fail(err, "read back: the header does not parse");
+    goto done;
+  }
+  for (i = 0; i < s->n; i++) {
+    const swr_row *r = &s->rows[t[i].tag];
+    const wt_tensor *z = i < back.n_tensors ? &back.tensors[i] : NULL;
+    const char *name = wt_quote(q, sizeof(q), r->name, r->name_len);
+    if (z == NULL || z->name.n != r->name_len || memcmp(z->name.p, r->name, r->name_len) != 0 ||
+        z->type_id != r->dtype || z->ndim != r->ndim || z->nbytes != r->nbytes ||
+        (r->ndim > 0 && memcmp(z->dims, r->dims, (size_t)r->ndim * sizeof(*r->dims)) != 0) ||
+        z->offset != back.data_offset + t[i].data_start) {
+      wt_fail(err, "read back: tensor %s differs from what was asked", name);
+      goto done;
+    }
+    if (r->blob != NULL) {
+      if (r->nbytes > WT_OUT_CHUNK)
+        continue; /* BLOBs are small: SQLite's limit is 1 GB, checked below that */
+      if (wt_out_read(&j->out, z->offset, (size_t)r->nbytes, buf, err) != 0)
+        goto done;
+      if (memcmp(buf, r->blob, (size_t)r->nbytes) != 0) {
+        wt_fail(err, "read back: the bytes of %s differ from the BLOB given", name);
+        goto done;
+      }
+    } else {
+      wt_source *src = swr_source(j, r, s->out, err);
+      const wt_tensor *st = src ? wt_source_find_tensor(src, r->name, r->name_len) : NULL;
+      if (st == NULL ||
+          wt_out_same_bytes(&j->out, z->offset, &src->file, st->offset, st->nbytes, buf, name,
+                            err) != 0 ||
+          wt_file_unchanged(&src->file, err) != 0)
+        goto done;
+    }
+  }
+  rc = back.n_tensors == s->n
+           ? 0
+           : wt_fail(err, "read back: %zu tensors, not %zu", back.n_tensors, s->n);
+done:
+  wt_model_free(&back);
+  free(bytes);
+  free(buf);
+  return rc;
+}
+
+int swr_prepare(swr_job *j, const swr_state *s, wt_error *err) {
+  sw_tensor *t = calloc(s->n + 1, sizeof(*t));
+  wt_buf hdr = {0};
+  uint64_t data;
+  size_t i;
+  int rc = -1;
+  if (t == NULL)
+    return wt_fail(err, "out of memory");
+  for (i = 0; i < s->n; i++)
+    t[i] = (sw_tensor){{s->rows[i].name, s->rows[i].name_len},
+                       s->rows[i].dtype,
+                       s->rows[i].ndim,
+                       s->rows[i].dims,
+                       0,
+                       0,
+                       i};
+  sw_sort_crate(t, s->n);
+  if (safetensors_write_header(NULL, 0, t, s->n, &hdr, &data, err) != 0 ||
+      wt_out_open(&j->out, s->out, err) != 0)
+    goto done;
+  j->out.interrupted = swr_interrupted;
+  j->out.ctx = j;
+  if (wt_out_reserve(&j->out, hdr.n + data, err) != 0 ||
+      wt_out_write(&j->out, hdr.p, hdr.n, err) != 0)
+    goto done;
+  for (i = 0; i < s->n; i++)
+    if (swr_copy(j, &s->rows[t[i].tag], s->out, err) != 0)
+      goto done;
+  if (swr_check(j, s, t, hdr.n, err) != 0)
+    goto done;
+  rc = 0;
+done:
+  free(hdr.p);
+  free(t);
+  return rc;
+}
+
+void swr_job_free(swr_job *j) {
+  size_t i;
+  wt_out_abort(&j->out);
+  for (i = 0; i < j->n_open; i++)
+    wt_source_release(j->open[i].src);
+  free(j->open);
+  j->open = NULL;
+  j->n_open = 0;
+}
+
+/* xFinal: write the file, unless a row failed or the statement was
+** interrupted (SQLite also calls xFinal to free the state of a statement
+** that stopped). */
+static void swr_final(sqlite3_context *ctx) {
+  swr_state **ps = sqlite3_aggregate_context(ctx, 0), *s = ps ? *ps : NULL;
+  swr_job j;
+  wt_error e;
+  memset(&j, 0, sizeof(j));
+  j.out.fd = j.out.dirfd = -1;
+  j.db = sqlite3_context_db_handle(ctx);
+  if (s == NULL) {
+    swr_error(ctx, NULL, NULL, "no rows: nothing to write");
+    return;
+  }
+  if (s->failed)
+    goto done;
+  if (wt_interrupted(j.db)) {
+    sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
+    goto done;
+  }
+  if (wt_file_is_remote(s->out, strlen(s->out))) {
+    swr_error(ctx, s, s->out, "the output must be a local path");
+    goto done;
+  }
+  if (swr_prepare(&j, s, &e) != 0 || wt_out_commit(&j.out, &e) != 0) {
+    if (j.interrupted)
+      sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
+    else
+      swr_error(ctx, s, s->out, e.msg);
+    goto done;
+  }
+  sqlite3_result_int64(ctx, (sqlite3_int64)j.out.size);
+done:
+  swr_job_free(&j);
+  swr_free(s);
+  *ps = NULL;
+}
+
+int wt_register_st_write(sqlite3 *db, wt_cache *cache) {
+  int rc = wt_register_aggregate(db, "safetensors_write", 0, 3, swr_step, swr_final, cache);
+  if (rc == SQLITE_OK)
+    rc = wt_register_aggregate(db, "safetensors_write", 0, 5, swr_step, swr_final, cache);
+  return rc;
+}

@@ -1,0 +1,297 @@
+/*
+** out_file.c: a new file written to a temporary file and renamed over its
+** target.  See out_file.h.
+** Layer: write (uses bytes/, base/).
+**
+** The order of the steps is that of Linux's man pages open(2) (O_TMPFILE:
+** "linkat(fd, "", ...)" or /proc/self/fd with AT_SYMLINK_FOLLOW), fsync(2)
+** and rename(2); copy_file_range(2)'s fallback errors are those its man
+** page lists (EXDEV before 5.3 and across filesystem types since 5.12,
+** EOPNOTSUPP, ENOSYS, EINVAL).
+*/
+#define _GNU_SOURCE
+#include "out_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bytes/digest.h"
+#include "bytes/fd.h"
+
+/* The mode of a new file before the umask (what cp(1) creates). */
+#define WT_OUT_MODE 0666
+/* Tries at a free temporary name. */
+#define WT_OUT_TRIES 100
+
+#define U(x) ((unsigned long long)(x))
+
+/* Makes temporary names unique within the process. */
+static unsigned wt_out_counter;
+
+/* Write the next temporary name for o into o->tmp. */
+static void wt_out_tmp_name(wt_out *o) {
+  unsigned n = __atomic_add_fetch(&wt_out_counter, 1, __ATOMIC_RELAXED);
+  snprintf(o->tmp, sizeof(o->tmp), ".%.200s.tmp-%ld-%u", o->base, (long)getpid(), n);
+}
+
+int wt_out_open(wt_out *o, const char *path, wt_error *err) {
+  const char *slash = strrchr(path, '/');
+  struct stat st;
+  char *dir;
+  int i;
+  memset(o, 0, sizeof(*o));
+  o->fd = o->dirfd = -1;
+  if (path[0] == 0)
+    return wt_fail(err, "the output path is empty");
+  o->target = strdup(path);
+  o->base = strdup(slash ? slash + 1 : path);
+  dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+  if (o->target == NULL || o->base == NULL || dir == NULL) {
+    free(dir);
+    return wt_fail(err, "out of memory");
+  }
+  if (o->base[0] == 0 || strcmp(o->base, ".") == 0 || strcmp(o->base, "..") == 0) {
+    free(dir);
+    return wt_fail(err, "the output path names a folder, not a file");
+  }
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    free(dir);
+    return wt_fail(err, "the output path exists and is not a regular file");
+  }
+  o->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  free(dir);
+  if (o->dirfd < 0)
+    return wt_fail(err, "cannot open the output's folder: %s", strerror(errno));
+  o->fd = openat(o->dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, WT_OUT_MODE);
+  if (o->fd >= 0)
+    return 0;
+  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL && errno != ENOENT)
+    return wt_fail(err, "cannot create a file in the output's folder: %s", strerror(errno));
+  for (i = 0; i < WT_OUT_TRIES && o->fd < 0; i++) {
+    wt_out_tmp_name(o);
+    o->fd = openat(o->dirfd, o->tmp, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, WT_OUT_MODE);
+    if (o->fd < 0 && errno != EEXIST)
+      break;
+  }
+  if (o->fd < 0)
+    return wt_fail(err, "cannot create a file in the output's folder: %s", strerror(errno));
+  o->named = 1;
+  return 0;
+}
+
+int wt_out_reserve(wt_out *o, uint64_t size, wt_error *err) {
+  if (size == 0 || size > INT64_MAX)
+    return 0;
+  if (fallocate(o->fd, 0, 0, (off_t)size) == 0)
+    return 0;
+  if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINTR)
+    return 0;
+  return wt_fail(err, "cannot reserve %llu bytes for the output: %s", U(size), strerror(errno));
+}
+
+/* A failed write or copy, as a sentence. */
+static int wt_out_write_fail(uint64_t at, wt_error *err) {
+  return wt_fail(err, "cannot write the output at byte %llu: %s", U(at), strerror(errno));
+}
+
+int wt_out_write(wt_out *o, const void *p, size_t n, wt_error *err) {
+  const unsigned char *b = p;
+  while (n > 0) {
+    ssize_t w = pwrite(o->fd, b, n, (off_t)o->size);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return wt_out_write_fail(o->size, err);
+    b += w;
+    n -= (size_t)w;
+    o->size += (uint64_t)w;
+  }
+  return 0;
+}
+
+int wt_out_zeros(wt_out *o, uint64_t n, wt_error *err) {
+  static const unsigned char zeros[4096];
+  while (n > 0) {
+    size_t k = n < sizeof(zeros) ? (size_t)n : sizeof(zeros);
+    if (wt_out_write(o, zeros, k, err) != 0)
+      return -1;
+    n -= k;
+  }
+  return 0;
+}
+
+/* Call the interrupt check once WT_OUT_POLL bytes were copied since the
+** last call. */
+static int wt_out_poll(wt_out *o, uint64_t copied, wt_error *err) {
+  o->polled += copied;
+  if (o->polled < WT_OUT_POLL || o->interrupted == NULL)
+    return 0;
+  o->polled = 0;
+  return o->interrupted(o->ctx, err) ? -1 : 0;
+}
+
+/* Copy through memory, WT_OUT_CHUNK bytes at a time. */
+static int wt_out_copy_chunks(wt_out *o, const wt_file *src, uint64_t off, uint64_t n,
+                              wt_error *err) {
+  if (o->chunk == NULL && (o->chunk = malloc(WT_OUT_CHUNK)) == NULL)
+    return wt_fail(err, "out of memory");
+  while (n > 0) {
+    size_t k = n < WT_OUT_CHUNK ? (size_t)n : WT_OUT_CHUNK;
+    if (wt_file_read_at(src, off, k, o->chunk, err) != 0 ||
+        wt_out_write(o, o->chunk, k, err) != 0 || wt_out_poll(o, k, err) != 0)
+      return -1;
+    off += k;
+    n -= k;
+  }
+  return 0;
+}
+
+int wt_out_copy(wt_out *o, const wt_file *src, uint64_t off, uint64_t n, wt_error *err) {
+  if (off > src->size || n > src->size - off)
+    return wt_fail(err, "file changed while in use: it has %llu bytes, the copy needs %llu",
+                   U(src->size), U(off + n));
+  while (n > 0 && !src->remote && src->fd >= 0) {
+    loff_t in = (loff_t)off, out = (loff_t)o->size;
+    size_t k = n < WT_OUT_POLL ? (size_t)n : (size_t)WT_OUT_POLL;
+    ssize_t r = copy_file_range(src->fd, &in, o->fd, &out, k, 0);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0 && (errno == EXDEV || errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL))
+      break; /* the kernel cannot: through memory */
+    if (r < 0)
+      return wt_out_write_fail(o->size, err);
+    if (r == 0)
+      return wt_fail(err, "file changed while in use: it ended before byte %llu", U(off + n));
+    off += (uint64_t)r;
+    n -= (uint64_t)r;
+    o->size += (uint64_t)r;
+    if (wt_out_poll(o, (uint64_t)r, err) != 0)
+      return -1;
+  }
+  if (n > 0 && wt_out_copy_chunks(o, src, off, n, err) != 0)
+    return -1;
+  return wt_file_unchanged(src, err);
+}
+
+int wt_out_read(const wt_out *o, uint64_t off, size_t n, void *buf, wt_error *err) {
+  ssize_t got = wt_fd_read_full(o->fd, buf, n, off);
+  if (got < 0)
+    return wt_fail(err, "cannot read the output back: %s", strerror(errno));
+  if ((size_t)got != n)
+    return wt_fail(err, "the output has %llu bytes, not the %llu written", U(off + (uint64_t)got),
+                   U(o->size));
+  return 0;
+}
+
+/* XXH3-64 of n bytes at off of the new file (src NULL) or of src. */
+static int wt_out_hash(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n,
+                       unsigned char *buf, char hex[WT_DIGEST_HEX_MAX], wt_error *err) {
+  wt_digest *d;
+  if (wt_digest_begin("xxh3-64", 7, &d, err) != 0)
+    return -1;
+  while (n > 0) {
+    size_t k = n < WT_OUT_CHUNK ? (size_t)n : WT_OUT_CHUNK;
+    if ((src ? wt_file_read_at(src, off, k, buf, err) : wt_out_read(o, off, k, buf, err)) != 0 ||
+        wt_digest_update(d, buf, k, err) != 0) {
+      wt_digest_free(d);
+      return -1;
+    }
+    off += k;
+    n -= k;
+  }
+  return wt_digest_end(d, hex, err);
+}
+
+int wt_out_same_bytes(const wt_out *o, uint64_t out_off, const wt_file *src, uint64_t src_off,
+                      uint64_t n, unsigned char *buf, const char *what, wt_error *err) {
+  char a[WT_DIGEST_HEX_MAX], b[WT_DIGEST_HEX_MAX];
+  if (wt_out_hash(o, src, src_off, n, buf, a, err) != 0 ||
+      wt_out_hash(o, NULL, out_off, n, buf, b, err) != 0)
+    return -1;
+  if (strcmp(a, b) != 0)
+    return wt_fail(err, "read back: the bytes of %s differ from the input's (xxh3 %s, not %s)",
+                   what, b, a);
+  return 0;
+}
+
+/* Free what open took (the descriptors are closed by the caller). */
+static void wt_out_free(wt_out *o) {
+  if (o->dirfd >= 0)
+    close(o->dirfd);
+  o->dirfd = -1;
+  free(o->target);
+  free(o->base);
+  free(o->chunk);
+  o->target = o->base = NULL;
+  o->chunk = NULL;
+}
+
+/* Give an unnamed temporary file a temporary name in its folder. */
+static int wt_out_link(wt_out *o, wt_error *err) {
+  char proc[64];
+  int i;
+  snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+  for (i = 0; i < WT_OUT_TRIES; i++) {
+    wt_out_tmp_name(o);
+    if (linkat(AT_FDCWD, proc, o->dirfd, o->tmp, AT_SYMLINK_FOLLOW) == 0) {
+      o->named = 1;
+      return 0;
+    }
+    if (errno != EEXIST)
+      break;
+  }
+  return wt_fail(err, "cannot name the output in its folder: %s", strerror(errno));
+}
+
+int wt_out_commit(wt_out *o, wt_error *err) {
+  int fd = o->fd;
+  if (fsync(fd) != 0) {
+    wt_fail(err, "cannot write the output to disk (fsync): %s", strerror(errno));
+    goto fail;
+  }
+  if (!o->named && wt_out_link(o, err) != 0)
+    goto fail;
+  o->fd = -1;
+  if (close(fd) != 0) {
+    wt_fail(err, "cannot close the output: %s", strerror(errno));
+    goto fail;
+  }
+  if (renameat(o->dirfd, o->tmp, o->dirfd, o->base) != 0) {
+    wt_fail(err, "cannot rename the output to %s: %s", o->target, strerror(errno));
+    goto fail;
+  }
+  o->named = 0;
+  if (fsync(o->dirfd) != 0) {
+    wt_fail(err, "%s was written, but its folder could not be synced: %s", o->target,
+            strerror(errno));
+    wt_out_free(o);
+    return -1;
+  }
+  wt_out_free(o);
+  return 0;
+fail:
+  wt_out_abort(o);
+  return -1;
+}
+
+void wt_out_abort(wt_out *o) {
+  if (o->fd >= 0)
+    close(o->fd);
+  o->fd = -1;
+  if (o->named && o->dirfd >= 0)
+    unlinkat(o->dirfd, o->tmp, 0);
+  o->named = 0;
+  wt_out_free(o);
+}
+
+int wt_out_is_file(const char *path, const wt_file *f) {
+  struct stat st;
+  if (f->remote || stat(path, &st) != 0)
+    return 0;
+  return (uint64_t)st.st_dev == f->dev && (uint64_t)st.st_ino == f->ino;
+}

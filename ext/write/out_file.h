@@ -1,0 +1,95 @@
+/*
+** out_file.h: a new file written whole, then put at its name at once, or
+** not at all.  No SQLite.
+** Layer: write (uses bytes/, base/).
+**
+** The bytes go to a temporary file in the target's folder (rename(2) is
+** atomic only within one filesystem): one with no name (open(2)'s
+** O_TMPFILE, Linux 3.11; a crash leaves nothing behind) or, where the
+** filesystem refuses that, ".NAME.tmp-PID-N" beside the target, created
+** O_EXCL.  wt_out_commit() then fsyncs the file (write-back errors such as
+** ENOSPC or EIO may only show there), gives it a temporary name when it had
+** none (linkat(2) of /proc/self/fd/N), renames it over the target and
+** fsyncs the folder.  wt_out_abort(), and every failure, removes the
+** temporary file: the target keeps what it had, and a reader of the old
+** file keeps reading the old inode.  The new file's mode is 0666 less the
+** umask, what cp(1) gives a new file.
+**
+** Tensor bytes are copied from a byte source by reference: copy_file_range(2)
+** from a local file (in the kernel, a reflink where the filesystem offers
+** one), falling back to pread/pwrite in chunks of WT_OUT_CHUNK bytes where
+** the kernel refuses (EXDEV, EOPNOTSUPP, ENOSYS, EINVAL); a remote source
+** through its reads, in the same chunks.  A copy calls the caller's
+** interrupt check every WT_OUT_POLL bytes, and checks that the source is
+** unchanged when done.
+*/
+#ifndef WT_OUT_FILE_H
+#define WT_OUT_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/model.h"
+#include "bytes/file.h"
+
+/* Bytes a fallback copy moves at a time (the memory a copy takes). */
+#define WT_OUT_CHUNK ((size_t)4 << 20)
+/* Bytes copied between two calls of the interrupt check. */
+#define WT_OUT_POLL ((uint64_t)64 << 20)
+
+typedef struct wt_out {
+  int fd;               /* the temporary file; -1 when closed */
+  int dirfd;            /* the target's folder */
+  int named;            /* 1 when tmp names the file in the folder */
+  char *target;         /* the target path, as given */
+  char *base;           /* its last component */
+  char tmp[64 + 256];   /* the temporary name, in the folder */
+  uint64_t size;        /* bytes written so far (the file's end) */
+  unsigned char *chunk; /* the fallback copy's buffer (WT_OUT_CHUNK), or NULL */
+  /* Called between chunks: non-zero stops the copy with err set by it. */
+  int (*interrupted)(void *ctx, wt_error *err);
+  void *ctx;
+  uint64_t polled; /* bytes copied since the last check */
+} wt_out;
+
+/* Start a new file for path (NUL-terminated): 0, or -1 with err set (a
+** folder that does not exist or cannot be written).  *o is ready for
+** wt_out_abort() either way. */
+int wt_out_open(wt_out *o, const char *path, wt_error *err);
+
+/* Reserve size bytes for the file (fallocate(2)), so that a full disk is
+** an error before any byte is copied; filesystems without it are fine. */
+int wt_out_reserve(wt_out *o, uint64_t size, wt_error *err);
+
+/* Append n bytes of p. */
+int wt_out_write(wt_out *o, const void *p, size_t n, wt_error *err);
+
+/* Append n zero bytes. */
+int wt_out_zeros(wt_out *o, uint64_t n, wt_error *err);
+
+/* Append bytes [off, off + n) of src; then check that src is unchanged. */
+int wt_out_copy(wt_out *o, const wt_file *src, uint64_t off, uint64_t n, wt_error *err);
+
+/* Read back n bytes of the new file at off into buf (for the checks made
+** before the commit). */
+int wt_out_read(const wt_out *o, uint64_t off, size_t n, void *buf, wt_error *err);
+
+/* 0 when the n bytes at out_off of the new file equal those at src_off of
+** src (an XXH3-64 of each, read WT_OUT_CHUNK bytes at a time into buf, of
+** that size), else -1 with err set (what names them: a tensor's name). */
+int wt_out_same_bytes(const wt_out *o, uint64_t out_off, const wt_file *src, uint64_t src_off,
+                      uint64_t n, unsigned char *buf, const char *what, wt_error *err);
+
+/* Make the file durable and put it at the target's name: 0, or -1 with
+** err set and the temporary file removed.  Frees what open took. */
+int wt_out_commit(wt_out *o, wt_error *err);
+
+/* Remove the temporary file and free what open took.  Safe to call twice,
+** and after a commit. */
+void wt_out_abort(wt_out *o);
+
+/* 1 when path names the file f (same device and inode), 0 when it does
+** not or does not exist. */
+int wt_out_is_file(const char *path, const wt_file *f);
+
+#endif

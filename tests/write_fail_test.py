@@ -1,0 +1,396 @@
+#!/usr/bin/env python3
+"""write_fail_test.py MODULE: what gguf_rewrite() and safetensors_rewrite()
+leave behind when they fail after the output was started, and what a reader
+written here (Python's standard library only, not our parsers) makes of what
+they write.
+
+Each failure case starts from a folder holding the input and an older file at
+the output path, and checks after the failed call that the output path still
+holds the older bytes and that the folder holds nothing else (no temporary
+file):
+  1. ulimit -f (RLIMIT_FSIZE) below the output's size, SIGXFSZ ignored: the
+     sqlite3 shell in a subprocess (EFBIG);
+  2. a full disk: a 256 KiB tmpfs mounted in a user and mount namespace of
+     its own (unshare -rm; skipped where that is refused) (ENOSPC), and a
+     safetensors_split() whose third shard does not fit a 160 KiB one, and a
+     gguf_split() whose third part does not fit a 112 KiB one;
+  3. sqlite3_interrupt() from another thread 50 ms into the rewrite of a
+     192 MiB GGUF (the copy polls it every 64 MiB): SQLITE_INTERRUPT;
+  4. the source file appended to while it is copied: "changed";
+  5. safetensors_write() interrupted between rows (two million rows), and
+     an error in a later row of it (a path that is not there).
+Then the readers: a GGUF and a safetensors reader written below from the
+formats' specifications read the rewritten demo files: every key with its
+value as edited, every tensor's bytes equal to the input's.
+Prints "write_fail: N passed, M failed, K skipped"; exits 1 on a failure.
+"""
+import json
+import os
+import shutil
+import sqlite3
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+MODULE = os.path.abspath(sys.argv[1])
+DEMO = os.path.abspath("build/demo")
+passed = failed = skipped = 0
+
+
+def check(ok, what, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL: %s %s" % (what, detail))
+
+
+def connect():
+    db = sqlite3.connect(":memory:", check_same_thread=False)
+    db.enable_load_extension(True)
+    db.load_extension(MODULE)
+    return db
+
+
+def left_as_it_was(folder, target, old, inputs, what):
+    """The target holds old, and the folder nothing but it and inputs."""
+    with open(target, "rb") as f:
+        check(f.read() == old, what + ": the target is untouched")
+    extra = sorted(set(os.listdir(folder)) - {os.path.basename(target)} - set(inputs))
+    check(extra == [], what + ": no temporary file left", repr(extra))
+
+
+def sh_quote(s):
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+# ---- 1. ulimit -f ----
+def test_fsize(work):
+    folder = os.path.join(work, "fsize")
+    os.mkdir(folder)
+    target = os.path.join(folder, "out.gguf")
+    with open(target, "wb") as f:
+        f.write(b"old")
+    sql = "SELECT gguf_rewrite('%s', '%s/tiny-llama.gguf', json_object('general.name', 'x'))" % (
+        target, DEMO)
+    # 60 blocks of 1024 bytes: below the output's 121 KB
+    cmd = "trap '' XFSZ; ulimit -f 60; exec sqlite3 -bail -cmd %s :memory: %s" % (
+        sh_quote(".load " + MODULE), sh_quote(sql))
+    r = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True)
+    check(r.returncode != 0 and "File too large" in r.stderr, "ulimit -f: the call fails (EFBIG)",
+          r.stderr.strip())
+    left_as_it_was(folder, target, b"old", [], "ulimit -f")
+
+
+# ---- 2. a full disk ----
+def test_disk_full(work):
+    global skipped
+    mnt = os.path.join(work, "full")
+    os.mkdir(mnt)
+    target = os.path.join(mnt, "out.gguf")
+    script = (
+        "mount -t tmpfs -o size=256k tmpfs {m} || exit 77\n"
+        "head -c 200000 /dev/zero > {t}\n"
+        "sqlite3 -bail -cmd {load} :memory: {sql} 2> {m}/../full.err && exit 3\n"
+        "cmp -s {t} /dev/zero; head -c 200000 /dev/zero | cmp -s - {t} || exit 4\n"
+        "ls -A {m} > {m}/../full.ls\n"
+        # a split whose third shard does not fit (3 x 75 KB in 160 KB)
+        "umount {m} && mount -t tmpfs -o size=160k tmpfs {m} && mkdir {m}/out || exit 77\n"
+        "sqlite3 -bail -cmd {load} :memory: {split} 2> {m}/../split.err && exit 5\n"
+        "ls -A {m}/out > {m}/../split.ls\n"
+        # a gguf_split whose third part does not fit
+        "umount {m} && mount -t tmpfs -o size={gsize}k tmpfs {m} || exit 77\n"
+        "sqlite3 -bail -cmd {load} :memory: {gsplit} 2> {m}/../gsplit.err && exit 6\n"
+        "ls -A {m} > {m}/../gsplit.ls\n").format(
+            gsize=GSPLIT_TMPFS_KB,
+            gsplit=sh_quote("SELECT gguf_split('%s/part', '%s/tiny-llama.gguf', '{\"max_tensors\": 8}')"
+                            % (mnt, DEMO)),
+            m=sh_quote(mnt), t=sh_quote(target), load=sh_quote(".load " + MODULE),
+            sql=sh_quote("SELECT gguf_rewrite('%s', '%s/tiny-llama.gguf', NULL)" % (target, DEMO)),
+            split=sh_quote("SELECT safetensors_split('%s/out', '%s/tiny-llama.safetensors', 80000)"
+                           % (mnt, DEMO)))
+    r = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True)
+    if r.returncode == 77 or "unshare" in r.stderr:
+        print("write_fail: no user and mount namespace for a small tmpfs: disk full skipped")
+        skipped += 1
+        return
+    err = open(os.path.join(work, "full.err")).read()
+    check(r.returncode == 0 and "No space left on device" in err,
+          "disk full: the call fails (ENOSPC), the target keeps its bytes", "%d %s %s" % (r.returncode, err, r.stderr))
+    listing = open(os.path.join(work, "full.ls")).read().split()
+    check(listing == ["out.gguf"], "disk full: no temporary file left", repr(listing))
+    err = open(os.path.join(work, "split.err")).read()
+    check("No space left on device" in err, "disk full: the split fails at its third shard", err)
+    listing = open(os.path.join(work, "split.ls")).read().split()
+    check(listing == [], "disk full: the split leaves no shard and no temporary file", repr(listing))
+    err = open(os.path.join(work, "gsplit.err")).read()
+    check("No space left on device" in err, "disk full: gguf_split fails at its third part", err)
+    listing = open(os.path.join(work, "gsplit.ls")).read().split()
+    check(listing == [], "disk full: gguf_split leaves no part and no temporary file", repr(listing))
+
+
+# A tmpfs that holds the first two of the demo GGUF's three 8-tensor parts
+# (46 and 32 KB) but not the third (44 KB).
+GSPLIT_TMPFS_KB = 112
+
+
+def big_gguf(path, mib):
+    """A GGUF v3 with one key and one F32 tensor of mib MiB (sparse)."""
+    n = mib << 18  # F32 elements
+    key = b"general.architecture"
+    kv = struct.pack("<Q", len(key)) + key + struct.pack("<IQ", 8, 5) + b"llama"
+    name = b"big"
+    ti = struct.pack("<Q", len(name)) + name + struct.pack("<IQIQ", 1, n, 0, 0)
+    head = b"GGUF" + struct.pack("<IQQ", 3, 1, 1) + kv + ti
+    head += b"\0" * (-len(head) % 32)
+    with open(path, "wb") as f:
+        f.write(head)
+        f.seek(len(head) + n * 4 - 1)
+        f.write(b"\1")
+
+
+def big_case(work, name):
+    """A folder with a 192 MiB GGUF and an older out.gguf: (folder, src, target)."""
+    folder = os.path.join(work, name)
+    os.mkdir(folder)
+    src = os.path.join(folder, "big.gguf")
+    big_gguf(src, 192)
+    target = os.path.join(folder, "out.gguf")
+    with open(target, "wb") as f:
+        f.write(b"old")
+    return folder, src, target
+
+
+def run_while(db, sql, action, delay):
+    """Run sql on db while another thread does action() after delay seconds."""
+    t = threading.Timer(delay, action)
+    t.start()
+    try:
+        db.execute(sql).fetchall()
+        return None
+    except sqlite3.Error as e:
+        return e
+    finally:
+        t.cancel()
+        t.join()
+
+
+# ---- 3. sqlite3_interrupt ----
+def test_interrupt(work):
+    folder, src, target = big_case(work, "interrupt")
+    db = connect()
+    sql = "SELECT gguf_rewrite('%s', '%s', NULL, '{\"verify\": 0}')" % (target, src)
+    t0 = time.time()
+    e = run_while(db, sql, db.interrupt, 0.05)
+    check(isinstance(e, sqlite3.OperationalError) and "interrupt" in str(e),
+          "interrupt: the call stops with SQLITE_INTERRUPT", repr(e))
+    left_as_it_was(folder, target, b"old", ["big.gguf"], "interrupt")
+    # left alone, the same call writes the file
+    e = db.execute(sql).fetchall()
+    check(os.path.getsize(target) == os.path.getsize(src), "interrupt: uninterrupted, it writes")
+    db.close()
+    return time.time() - t0
+
+
+# ---- 4. the source changed while it is copied ----
+def test_source_changed(work):
+    folder, src, target = big_case(work, "changed")
+    db = connect()
+
+    def append():
+        with open(src, "ab") as f:
+            f.write(b"x")
+
+    e = run_while(db, "SELECT gguf_rewrite('%s', '%s', NULL)" % (target, src), append, 0.05)
+    check(isinstance(e, sqlite3.OperationalError) and "changed" in str(e),
+          "source changed: the call fails", repr(e))
+    left_as_it_was(folder, target, b"old", ["big.gguf"], "source changed")
+    db.close()
+
+
+# ---- 5. the aggregate: interrupted between rows, an error in a later row ----
+def test_aggregate(work):
+    folder = os.path.join(work, "aggregate")
+    os.mkdir(folder)
+    target = os.path.join(folder, "out.safetensors")
+    with open(target, "wb") as f:
+        f.write(b"old")
+    db = connect()
+    # two million one-byte tensors: the rows take seconds, the interrupt comes at 50 ms
+    sql = ("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000) "
+           "SELECT safetensors_write('%s', 't' || i, x'01', 'U8', '[1]') FROM n" % target)
+    e = run_while(db, sql, db.interrupt, 0.05)
+    check(isinstance(e, sqlite3.OperationalError) and "interrupt" in str(e),
+          "aggregate interrupted: SQLITE_INTERRUPT", repr(e))
+    left_as_it_was(folder, target, b"old", [], "aggregate interrupted")
+    e = None
+    try:
+        db.execute("SELECT safetensors_write(?, name, CASE WHEN name = 'model.norm.weight' "
+                   "THEN 'nope' ELSE path END) FROM tensors(?)",
+                   (target, DEMO + "/tiny-llama.safetensors")).fetchall()
+    except sqlite3.Error as x:
+        e = x
+    check(e is not None and "nope" in str(e), "aggregate, an error in a later row: the call fails", repr(e))
+    left_as_it_was(folder, target, b"old", [], "aggregate, an error in a later row")
+    db.close()
+
+
+# ---- readers of our own (the formats' specifications, not our parsers) ----
+def read_gguf(path):
+    """(keys: {key: (type, value)}, tensors: {name: (type, dims, bytes)})."""
+    b = open(path, "rb").read()
+    pos = 0
+
+    def take(fmt):
+        nonlocal pos
+        v = struct.unpack_from("<" + fmt, b, pos)
+        pos += struct.calcsize("<" + fmt)
+        return v[0] if len(v) == 1 else v
+
+    def string():
+        nonlocal pos
+        n = take("Q")
+        s = b[pos:pos + n]
+        pos += n
+        return s.decode("utf-8", "replace")
+
+    scalar = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q", 12: "d"}
+
+    def value(t):
+        if t == 8:
+            return string()
+        if t == 9:
+            et, n = take("I"), take("Q")
+            return [value(et) for _ in range(n)]
+        return take(scalar[t])
+
+    assert b[:4] == b"GGUF" and take("4s") and take("I") == 3
+    n_t, n_kv = take("Q"), take("Q")
+    keys = {}
+    for _ in range(n_kv):
+        k = string()
+        t = take("I")
+        keys[k] = (t, value(t))
+    infos = []
+    for _ in range(n_t):
+        name = string()
+        nd = take("I")
+        dims = [take("Q") for _ in range(nd)]
+        infos.append((name, dims, take("I"), take("Q")))
+    align = keys.get("general.alignment", (4, 32))[1]
+    start = pos + (-pos % align)
+    sizes = {0: (1, 4), 1: (1, 2), 8: (32, 34), 30: (1, 2)}  # F32, F16, Q8_0, BF16
+    tensors = {}
+    for name, dims, t, off in infos:
+        n = 1
+        for d in dims:
+            n *= d
+        blk, size = sizes[t]
+        tensors[name] = (t, dims, b[start + off:start + off + n // blk * size])
+    return keys, tensors
+
+
+# The safetensors crate's Dtype enum, in its order (safetensors/src/tensor.rs).
+DTYPES = ["BOOL", "F4", "F6_E2M3", "F6_E3M2", "U8", "I8", "F8_E5M2", "F8_E4M3", "F8_E8M0",
+          "F8_E4M3FNUZ", "F8_E5M2FNUZ", "I16", "U16", "F16", "BF16", "I32", "U32", "F32", "C64",
+          "F64", "I64", "U64"]
+
+
+def read_safetensors(path):
+    b = open(path, "rb").read()
+    n = struct.unpack_from("<Q", b)[0]
+    head = json.loads(b[8:8 + n])
+    meta = head.pop("__metadata__", {})
+    return meta, {k: (v["dtype"], v["shape"], b[8 + n + v["data_offsets"][0]:8 + n + v["data_offsets"][1]])
+                  for k, v in head.items()}, n
+
+
+def test_readers(work):
+    db = connect()
+    out = os.path.join(work, "read.gguf")
+    db.execute("SELECT gguf_rewrite(?, ?, json_object('general.name', 'Renamed', "
+               "'tokenizer.chat_template', '{% for m in messages %}{{ m }}{% endfor %}', "
+               "'x.ids', json_object('type', 'INT32', 'value', json('[-1, 2]')), "
+               "'tokenizer.ggml.bos_token_id', NULL))", (out, DEMO + "/tiny-llama.gguf")).fetchall()
+    k0, t0 = read_gguf(DEMO + "/tiny-llama.gguf")
+    k1, t1 = read_gguf(out)
+    want = dict(k0)
+    del want["tokenizer.ggml.bos_token_id"]
+    want["general.name"] = (8, "Renamed")
+    want["tokenizer.chat_template"] = (8, "{% for m in messages %}{{ m }}{% endfor %}")
+    want["x.ids"] = (9, [-1, 2])
+    check(k1 == want, "GGUF reader: every key as edited", repr([k for k in set(k1) | set(want) if k1.get(k) != want.get(k)]))
+    check(list(k1) == list(want), "GGUF reader: the keys' order")
+    check(t1 == t0 and len(t1) == 21, "GGUF reader: 21 tensors, each the input's bytes")
+    out = os.path.join(work, "read.safetensors")
+    db.execute("SELECT safetensors_rewrite(?, ?, json_object('format', 'pt', 'note', 'é \"q\" \\ ' || char(1)))",
+               (out, DEMO + "/tiny-llama.safetensors")).fetchall()
+    m0, s0, _ = read_safetensors(DEMO + "/tiny-llama.safetensors")
+    m1, s1, n1 = read_safetensors(out)
+    check(m1 == {"format": "pt", "note": 'é "q" \\ \x01'}, "safetensors reader: the metadata", repr(m1))
+    check(s1 == s0 and len(s1) == 21, "safetensors reader: 21 tensors, each the input's bytes")
+    check(n1 % 8 == 0, "safetensors reader: the header padded to 8", str(n1))
+    # the sharded fine-tune merged by safetensors_write: every tensor of every
+    # shard (read here from the shards' own headers), in the crate's order
+    out = os.path.join(work, "merged.safetensors")
+    db.execute("SELECT safetensors_write(?, name, path) FROM tensors(?)",
+               (out, DEMO + "/sharded")).fetchall()
+    want = {}
+    for shard in sorted(os.listdir(DEMO + "/sharded")):
+        if shard.endswith(".safetensors"):
+            want.update(read_safetensors(os.path.join(DEMO, "sharded", shard))[1])
+    meta, got, n = read_safetensors(out)
+    check(got == want and len(got) == 21 and meta == {}, "safetensors reader: the merge holds every shard's tensors")
+    order = sorted(got, key=lambda k: json.loads(open(out, "rb").read()[8:8 + n])[k]["data_offsets"][0])
+    crate = sorted(got, key=lambda k: (-DTYPES.index(got[k][0]), k.encode()))
+    check(order == crate, "safetensors reader: the crate's order (dtype, wider first, then name)")
+    # safetensors_split: the shards huggingface_hub's split_torch_state_dict_into_shards()
+    # makes (a new shard when the next tensor would pass the bound), each read here,
+    # and the index as transformers writes it (json.dumps, indent 2, sorted keys)
+    folder = os.path.join(work, "split")
+    db.execute("SELECT safetensors_split(?, ?, 80000)", (folder, DEMO + "/tiny-llama.safetensors")).fetchall()
+    m0, s0, n0 = read_safetensors(DEMO + "/tiny-llama.safetensors")
+    head = json.loads(open(DEMO + "/tiny-llama.safetensors", "rb").read()[8:8 + n0])
+    order = sorted((k for k in head if k != "__metadata__"), key=lambda k: head[k]["data_offsets"][0])
+    shards, size = [], 0
+    for k in order:
+        nb = len(s0[k][2])
+        if not shards or (size > 0 and size + nb > 80000):
+            shards.append([])
+            size = 0
+        shards[-1].append(k)
+        size += nb
+    names = ["model-%05d-of-%05d.safetensors" % (i + 1, len(shards)) for i in range(len(shards))]
+    want = {"metadata": {"total_size": sum(len(v[2]) for v in s0.values())},
+            "weight_map": {k: names[i] for i, sh in enumerate(shards) for k in sh}}
+    text = open(os.path.join(folder, "model.safetensors.index.json")).read()
+    check(text == json.dumps(want, indent=2, sort_keys=True) + "\n",
+          "split: the index as transformers writes it", text[:200])
+    check(sorted(os.listdir(folder)) == sorted(names + ["model.safetensors.index.json"]),
+          "split: the shards' names", repr(os.listdir(folder)))
+    for i, sh in enumerate(shards):
+        _, got, _ = read_safetensors(os.path.join(folder, names[i]))
+        check(got == {k: s0[k] for k in sh}, "split: shard %d holds its tensors, the original's bytes" % (i + 1))
+    db.close()
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="write-fail-")
+    try:
+        test_fsize(work)
+        test_disk_full(work)
+        test_interrupt(work)
+        test_source_changed(work)
+        test_aggregate(work)
+        test_readers(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print("write_fail: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    sys.exit(1 if failed else 0)
+
+
+main()
