@@ -81,19 +81,48 @@ static void draw(wt_html *b, const char *const *names, int n, int rows, int cols
   wt_svg_histogram(b, bins, NVALS, vals[0], vals[1]);
 }
 
-/* wt_html_text of s: no markup characters, and it decodes back to s. */
+/* The length of the UTF-8 character at p[0..n) by RFC 3629's table
+** (written here, not base/utf8.c's: the oracle must not share the code it
+** checks), or 0 when p does not start one. */
+static size_t utf8_len(const unsigned char *p, size_t n) {
+  size_t len, i;
+  unsigned char lo = 0x80, hi = 0xBF;
+  if (p[0] < 0x80)
+    return 1;
+  if (p[0] >= 0xC2 && p[0] <= 0xDF)
+    len = 2;
+  else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+    len = 3, lo = p[0] == 0xE0 ? 0xA0 : 0x80, hi = p[0] == 0xED ? 0x9F : 0xBF;
+  else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+    len = 4, lo = p[0] == 0xF0 ? 0x90 : 0x80, hi = p[0] == 0xF4 ? 0x8F : 0xBF;
+  else
+    return 0;
+  if (n < len || p[1] < lo || p[1] > hi)
+    return 0;
+  for (i = 2; i < len; i++)
+    if (p[i] < 0x80 || p[i] > 0xBF)
+      return 0;
+  return len;
+}
+
+/* wt_html_text of s: no markup characters, and it decodes back to s with
+** NUL and every byte that starts no UTF-8 character as U+FFFD. */
 static void check_text(const char *s, size_t n) {
   static const char *const ent[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;", "&#xFFFD;"};
   static const char *const raw[] = {"&", "<", ">", "\"", "'", "\xef\xbf\xbd"};
   wt_html b = {0};
   size_t i, o = 0, k;
   char *want = malloc(3 * n + 1), *got = malloc(n * 3 + 1);
-  for (i = 0; i < n; i++) {
-    if (s[i] == 0) {
+  for (i = 0; i < n;) {
+    size_t len = utf8_len((const unsigned char *)s + i, n - i);
+    if (s[i] == 0 || len == 0) {
       memcpy(want + o, "\xef\xbf\xbd", 3);
       o += 3;
+      i++;
     } else {
-      want[o++] = s[i];
+      memcpy(want + o, s + i, len);
+      o += len;
+      i += len;
     }
   }
   wt_html_text(&b, s, n);
