@@ -35,9 +35,10 @@ struct wt_cache {
   wt_entry *head;
   uint64_t n_entries, bytes;
   uint64_t hits, misses, values_decoded;
-  int remote_off;  /* weights_remote(0) */
-  int use_map;     /* weights_mmap(): given to every source handed out */
-  uint64_t checks; /* wt_cache_new_check() numbers given */
+  int remote_off;    /* weights_remote(0) */
+  int use_map;       /* weights_mmap(): given to every source handed out */
+  uint64_t checks;   /* wt_cache_new_check() numbers given */
+  uint64_t failures; /* errors its tables and functions reported (wt_cache_note_failure) */
 };
 
 wt_cache *wt_cache_new(void) {
@@ -282,4 +283,13 @@ void wt_cache_get_stats(const wt_cache *c, wt_cache_stats *out) {
 void wt_cache_count_decoded(wt_cache *c, uint64_t n) {
   if (c != NULL)
     c->values_decoded += n;
+}
+
+void wt_cache_note_failure(wt_cache *c) {
+  if (c != NULL)
+    c->failures++;
+}
+
+uint64_t wt_cache_failures(const wt_cache *c) {
+  return c != NULL ? c->failures : 0;
 }

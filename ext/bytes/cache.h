@@ -85,6 +85,13 @@ void wt_cache_get_stats(const wt_cache *c, wt_cache_stats *out);
 ** setting: 0 too when the module was built with REMOTE=0. */
 int wt_cache_remote(wt_cache *c, int on);
 
+/* An error that one of the connection's tables or functions reported: a
+** count that an aggregate compares between its first row and its final
+** step, since SQLite also calls the final step of a statement that failed
+** (to free its state) and says nothing of the failure. */
+void wt_cache_note_failure(wt_cache *c);
+uint64_t wt_cache_failures(const wt_cache *c);
+
 /* Tensor bytes through a mapping (mapping.h) for this connection: on = 1
 ** maps, 0 reads with pread, -1 leaves it; the default is WT_MMAP_DEFAULT
 ** (source.h).  Returns whether reads map: 0 too when the guard is off in

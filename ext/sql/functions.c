@@ -65,6 +65,7 @@ typedef struct wt_func_aux {
 /* Report an error that names the function and, when known, the path. */
 static void wt_func_error(sqlite3_context *ctx, const char *fn, const char *path, const char *msg) {
   char *z = wt_error_message(fn, path, msg);
+  wt_cache_note_failure(((const wt_func_aux *)sqlite3_user_data(ctx))->cache);
   if (z == NULL) {
     sqlite3_result_error_nomem(ctx);
     return;
@@ -577,6 +578,10 @@ int wt_register_one(sqlite3 *db, const char *name, int format, int n_arg, int fl
   if (a == NULL)
     return SQLITE_NOMEM;
   return sqlite3_create_function_v2(db, name, n_arg, flags, a, fn, 0, 0, wt_func_aux_free);
+}
+
+wt_cache *wt_func_cache(sqlite3_context *ctx) {
+  return ((const wt_func_aux *)sqlite3_user_data(ctx))->cache;
 }
 
 int wt_register_aggregate(sqlite3 *db, const char *name, int format, int n_arg,

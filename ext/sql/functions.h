@@ -35,6 +35,10 @@ int wt_func_find_tensor(sqlite3_context *ctx, sqlite3_value **argv, int i, wt_so
 int wt_register_one(sqlite3 *db, const char *name, int format, int n_arg, int flags,
                     void (*fn)(sqlite3_context *, int, sqlite3_value **), wt_cache *cache);
 
+/* The connection's cache of a function registered with wt_register_one()
+** or wt_register_aggregate(). */
+wt_cache *wt_func_cache(sqlite3_context *ctx);
+
 /* The same for an aggregate (step, final), always with WT_FILE_FLAGS:
 ** wt_func_find_tensor() works in its step. */
 int wt_register_aggregate(sqlite3 *db, const char *name, int format, int n_arg,

@@ -242,9 +242,12 @@ static void swr_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  if (*ps == NULL && (*ps = calloc(1, sizeof(**ps))) == NULL) {
-    sqlite3_result_error_nomem(ctx);
-    return;
+  if (*ps == NULL) {
+    if ((*ps = calloc(1, sizeof(**ps))) == NULL) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    (*ps)->failures = wt_cache_failures(wt_func_cache(ctx));
   }
   s = *ps;
   if (s->failed)
@@ -451,6 +454,12 @@ static void swr_final(sqlite3_context *ctx) {
   }
   if (s->failed)
     goto done;
+  if (wt_cache_failures(wt_func_cache(ctx)) != s->failures) {
+    /* a table or function of this extension failed since the first row:
+    ** the statement is failing, and this call only frees the state */
+    swr_error(ctx, s, s->out, "the statement failed after its rows: nothing written");
+    goto done;
+  }
   if (wt_interrupted(j.db)) {
     sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
     goto done;

@@ -32,7 +32,8 @@ typedef struct swr_state {
   char *out;
   swr_row *rows;
   size_t n, cap;
-  int failed; /* a row failed: write nothing */
+  int failed;        /* a row failed: write nothing */
+  uint64_t failures; /* wt_cache_failures() at the first row */
 } swr_state;
 
 /* An opened source file of the final step, by path. */

@@ -80,6 +80,7 @@ int wt_start_named_tensor(wt_cursor *c, int k, const wt_tensor **t, size_t size)
 static void wt_set_error(sqlite3_vtab *tab, char *msg) {
   sqlite3_free(tab->zErrMsg);
   tab->zErrMsg = msg;
+  wt_cache_note_failure(((wt_vtab *)tab)->cache);
 }
 
 /* xConnect: declare the schema; file-reading tables are DIRECTONLY. */
