@@ -11,20 +11,24 @@
 **              gguf_array, tensors (sql/tables.c), weights_files,
 **              weights_models (sql/catalog.c),
 **              tensor_values (sql/values.c), tensor_stats (sql/stats.c),
-**              gguf_memory (sql/memory.c),
+**              gguf_memory, gguf_fit (sql/memory.c),
 **              tensor_histogram (sql/histogram_table.c),
 **              model_config (sql/model_config.c)
 **   functions  safetensors_blob, gguf_blob, tensor_blob, tensor_hash,
 **              safetensors_info, gguf_info, weights_version,
-**              weights_cache_stats, weights_remote (sql/functions.c),
+**              weights_cache_stats, weights_remote, weights_mmap,
+**              weights_mmap_guard (sql/functions.c),
 **              tensor_compare (sql/compare.c), file_sha256
 **              (sql/hash_functions.c), weights_report (sql/report.c)
+**   writing    gguf_rewrite, safetensors_rewrite (sql/rewrite.c),
+**              gguf_split (sql/gguf_split.c), safetensors_write, an
+**              aggregate (sql/st_write.c), safetensors_split (sql/st_split.c)
 ** and makes remote paths (http://, https://, hf://) go to the HTTP byte
 ** source (remote/http.h).  sqlite3_weights_init is the only symbol the
 ** module exports: everything else is built with -fvisibility=hidden, so
 ** that a host process that also has ggml (or any library with a function
 ** of the same name) keeps its own and ours stays ours.
-** See README.md for the SQL reference.
+** See docs/reference.md for the SQL reference.
 */
 #include <sqlite3ext.h>
 
