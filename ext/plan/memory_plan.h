@@ -8,9 +8,9 @@
 ** detail): per layer its weights, the copy of them llama.cpp repacks for
 ** the CPU and its K/V cache (or recurrent state), then the weights outside
 ** the layers, the output (logits) buffer and the compute buffer (unknown,
-** with a size it cannot be below).  Settings llama.cpp refuses are errors with its reason.  The
-*formulas follow llama.cpp (see README "Memory
-** planner"); every size is overflow-checked, and metadata that llama.cpp
+** with a size it cannot be below).  Settings llama.cpp refuses are errors
+** with its reason.  The formulas follow llama.cpp (docs/reference.md,
+** gguf_memory); every size is overflow-checked, and metadata that llama.cpp
 ** would refuse (a per-layer array of the wrong length or type, dimensions
 ** whose product does not fit) is an error.  Pure C, no SQLite.
 */

@@ -27,7 +27,7 @@
 **
 ** (weights_files and weights_models are in catalog.c.)
 ** Every table also has the HIDDEN columns of its arguments and `file`
-** (the file the row came from).  The README's SQL reference documents the
+** (the file the row came from).  docs/reference.md documents the
 ** columns; the schemas below are the source of truth for their order.
 */
 #include <limits.h>
