@@ -270,8 +270,22 @@ static void check_list(const wt_pathlist *l, const char *arg) {
   free(in_model);
 }
 
-/* The regular files glob(3) finds for pattern (0 when none).  When l is
-** not NULL each must be listed, and matched[i] is set for listed file i. */
+/* True when name ends like a model file's name (the rule of paths.h,
+** written here again). */
+static int model_named(const char *name) {
+  static const char *const ends[] = {".safetensors", ".gguf", ".safetensors.index.json"};
+  size_t i, n = strlen(name);
+  for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+    if (n >= strlen(ends[i]) && strcmp(name + n - strlen(ends[i]), ends[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* The files glob(3) finds for pattern that a glob lists (0 when none):
+** regular files, and what is named like a model but is no regular file
+** nor a directory (a FIFO, a dangling link, a loop of links: listed with
+** its error).  When l is not NULL each must be listed, and matched[i] is
+** set for listed file i. */
 static size_t glob_regular(const char *pattern, const wt_pathlist *l, char *matched,
                            const char *arg) {
   glob_t g;
@@ -281,7 +295,9 @@ static size_t glob_regular(const char *pattern, const wt_pathlist *l, char *matc
   memset(&g, 0, sizeof g);
   if (glob(pattern, 0, NULL, &g) == 0) {
     for (i = 0; i < g.gl_pathc; i++) {
-      if (stat(g.gl_pathv[i], &st) != 0 || !S_ISREG(st.st_mode))
+      int is_file = stat(g.gl_pathv[i], &st) == 0 && S_ISREG(st.st_mode);
+      int is_dir = stat(g.gl_pathv[i], &st) == 0 && S_ISDIR(st.st_mode);
+      if (!is_file && (is_dir || !model_named(g.gl_pathv[i])))
         continue;
       found++;
       if (l == NULL)
