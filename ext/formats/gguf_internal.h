@@ -16,6 +16,7 @@
 
 #include "base/model.h"
 #include "base/utf8.h"
+#include "byte_load.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define GG_HOST_BE 1
@@ -94,19 +95,6 @@ static inline int gg_need(gg_parser *g, uint64_t end) {
     return 0;
   g->need = end;
   return -1;
-}
-
-/* The u32 or u64 at p (any alignment), byte-swapped if swap is set. */
-static inline uint32_t gg_get32(const unsigned char *p, int swap) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return swap ? __builtin_bswap32(v) : v;
-}
-
-static inline uint64_t gg_get64(const unsigned char *p, int swap) {
-  uint64_t v;
-  memcpy(&v, p, 8);
-  return swap ? __builtin_bswap64(v) : v;
 }
 
 /* Read the u32 field what at the cursor. */

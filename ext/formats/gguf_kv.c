@@ -42,7 +42,7 @@ static int gg_skip_strings(gg_parser *g, uint64_t count) {
         goto short_length;
       if (pos + len > avail)
         goto need;
-      n = len == 8 ? gg_get64(d + pos, g->swap) : gg_get32(d + pos, g->swap);
+      n = len == 8 ? wt_load64(d + pos, g->swap) : wt_load32(d + pos, g->swap);
       pos += len;
       if (n > size - pos || n > GG_MAX_STRING)
         goto bad_length;
@@ -169,7 +169,7 @@ int gg_alignment(gg_parser *g) {
                      kv->type == GGUF_TYPE_ARRAY ? gguf_type_name(kv->elem_type) : "");
     if (gg_need(g, kv->value_pos + 4) != 0)
       return -1;
-    a = gg_get32(g->d + kv->value_pos, g->swap);
+    a = wt_load32(g->d + kv->value_pos, g->swap);
     if (a == 0 || (a & (a - 1)) != 0)
       return gg_fail(g, kv->value_pos, "alignment %u is not a non-zero power of two", a);
     m->alignment = a;

@@ -71,7 +71,7 @@ int gg_u32(gg_parser *g, const char *what, uint32_t *v) {
   }
   if (gg_need(g, g->pos + 4) != 0)
     return -1;
-  *v = gg_get32(g->d + g->pos, g->swap);
+  *v = wt_load32(g->d + g->pos, g->swap);
   g->pos += 4;
   return 0;
 }
@@ -84,7 +84,7 @@ int gg_u64(gg_parser *g, const char *what, uint64_t *v) {
   }
   if (gg_need(g, g->pos + 8) != 0)
     return -1;
-  *v = gg_get64(g->d + g->pos, g->swap);
+  *v = wt_load64(g->d + g->pos, g->swap);
   g->pos += 8;
   return 0;
 }

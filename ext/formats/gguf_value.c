@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "base/utf8.h"
+#include "byte_load.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define GV_HOST_BE 1
@@ -71,23 +72,6 @@ uint32_t gguf_type_size(uint32_t t) {
 
 /* ============================= Reading values ============================= */
 
-/* Load 2, 4 or 8 bytes of any alignment, swapping if asked. */
-static inline uint16_t gv_get16(const unsigned char *p, int swap) {
-  uint16_t v;
-  memcpy(&v, p, 2);
-  return swap ? __builtin_bswap16(v) : v;
-}
-static inline uint32_t gv_get32(const unsigned char *p, int swap) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return swap ? __builtin_bswap32(v) : v;
-}
-static inline uint64_t gv_get64(const unsigned char *p, int swap) {
-  uint64_t v;
-  memcpy(&v, p, 8);
-  return swap ? __builtin_bswap64(v) : v;
-}
-
 /* True when the cursor's numbers must be byte-swapped on this host. */
 static inline int gv_swap(const gguf_cursor *c) {
   return (c->big_endian != 0) != GV_HOST_BE;
@@ -116,7 +100,7 @@ static int gv_read_string(gguf_cursor *c, wt_str *s) {
   uint64_t len;
   if (gv_left(c) < lensz)
     return -1;
-  len = lensz == 4 ? gv_get32(p, gv_swap(c)) : gv_get64(p, gv_swap(c));
+  len = lensz == 4 ? wt_load32(p, gv_swap(c)) : wt_load64(p, gv_swap(c));
   if (len > gv_left(c) - lensz || len > SIZE_MAX)
     return -1;
   s->p = (const char *)p + lensz;
@@ -151,29 +135,29 @@ int gguf_read_scalar(gguf_cursor *c, uint32_t t, gguf_scalar *out) {
     out->i = p[0] != 0;
     break;
   case GGUF_TYPE_UINT16:
-    out->i = gv_get16(p, swap);
+    out->i = wt_load16(p, swap);
     break;
   case GGUF_TYPE_INT16:
-    out->i = (int16_t)gv_get16(p, swap);
+    out->i = (int16_t)wt_load16(p, swap);
     break;
   case GGUF_TYPE_UINT32:
-    out->i = gv_get32(p, swap);
+    out->i = wt_load32(p, swap);
     break;
   case GGUF_TYPE_INT32:
-    out->i = (int32_t)gv_get32(p, swap);
+    out->i = (int32_t)wt_load32(p, swap);
     break;
   case GGUF_TYPE_INT64:
-    out->i = (int64_t)gv_get64(p, swap);
+    out->i = (int64_t)wt_load64(p, swap);
     break;
   case GGUF_TYPE_UINT64:
-    out->u = gv_get64(p, swap);
+    out->u = wt_load64(p, swap);
     if (out->u > INT64_MAX)
       out->kind = GGUF_SCALAR_BIGUINT;
     else
       out->i = (int64_t)out->u;
     break;
   case GGUF_TYPE_FLOAT32: {
-    uint32_t bits = gv_get32(p, swap);
+    uint32_t bits = wt_load32(p, swap);
     float f;
     memcpy(&f, &bits, 4);
     out->kind = GGUF_SCALAR_REAL;
@@ -181,7 +165,7 @@ int gguf_read_scalar(gguf_cursor *c, uint32_t t, gguf_scalar *out) {
     break;
   }
   case GGUF_TYPE_FLOAT64: {
-    uint64_t bits = gv_get64(p, swap);
+    uint64_t bits = wt_load64(p, swap);
     memcpy(&out->r, &bits, 8);
     out->kind = GGUF_SCALAR_REAL;
     break;
@@ -312,32 +296,32 @@ static int gv_render_numbers(wt_buf *b, const unsigned char *p, uint64_t count, 
         o += p[0] ? 4 : 5;
         break;
       case GGUF_TYPE_UINT16:
-        o = gv_utoa(o, gv_get16(p, swap));
+        o = gv_utoa(o, wt_load16(p, swap));
         break;
       case GGUF_TYPE_INT16:
-        o = gv_itoa(o, (int16_t)gv_get16(p, swap));
+        o = gv_itoa(o, (int16_t)wt_load16(p, swap));
         break;
       case GGUF_TYPE_UINT32:
-        o = gv_utoa(o, gv_get32(p, swap));
+        o = gv_utoa(o, wt_load32(p, swap));
         break;
       case GGUF_TYPE_INT32:
-        o = gv_itoa(o, (int32_t)gv_get32(p, swap));
+        o = gv_itoa(o, (int32_t)wt_load32(p, swap));
         break;
       case GGUF_TYPE_UINT64:
-        o = gv_utoa(o, gv_get64(p, swap));
+        o = gv_utoa(o, wt_load64(p, swap));
         break;
       case GGUF_TYPE_INT64:
-        o = gv_itoa(o, (int64_t)gv_get64(p, swap));
+        o = gv_itoa(o, (int64_t)wt_load64(p, swap));
         break;
       case GGUF_TYPE_FLOAT32: {
-        uint32_t bits = gv_get32(p, swap);
+        uint32_t bits = wt_load32(p, swap);
         float f;
         memcpy(&f, &bits, 4);
         o = gv_dtoa(o, f, 9);
         break;
       }
       case GGUF_TYPE_FLOAT64: {
-        uint64_t bits = gv_get64(p, swap);
+        uint64_t bits = wt_load64(p, swap);
         double d;
         memcpy(&d, &bits, 8);
         o = gv_dtoa(o, d, 17);
@@ -516,7 +500,7 @@ static int gv_render_strings(wt_buf *b, gguf_cursor *c, uint64_t count) {
   for (i = 0; i < count; i++) {
     if (left < lensz)
       return -1;
-    len = lensz == 4 ? gv_get32(p, swap) : gv_get64(p, swap);
+    len = lensz == 4 ? wt_load32(p, swap) : wt_load64(p, swap);
     p += lensz;
     left -= lensz;
     if (len > left || left > SIZE_MAX)
