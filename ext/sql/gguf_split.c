@@ -178,6 +178,8 @@ static void gs_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_int(ctx, n);
   goto done;
 fail:
+  for (k = 0; part != NULL && k < n; k++) /* a copy stopped by sqlite3_interrupt() */
+    j.interrupted |= part[k].interrupted;
   rw_error(ctx, &j, where, e.msg);
 done:
   for (k = 0; part != NULL && k < n; k++)

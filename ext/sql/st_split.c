@@ -230,10 +230,13 @@ static void sts_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       snprintf(name, sizeof(name), "model-%05d-of-%05d.safetensors", k + 1, n);
     base[k] = strdup(name);
     shard[k] = calloc(1, sizeof(**shard));
-    if (base[k] == NULL || shard[k] == NULL ||
-        snprintf(path, sizeof(path), "%s/%s", folder, name) >= (int)sizeof(path) ||
-        (shard[k]->out = strdup(path)) == NULL)
+    if (snprintf(path, sizeof(path), "%s/%s", folder, name) >= (int)sizeof(path)) {
+      wt_fail(&e, "the folder path is too long");
+      goto fail;
+    }
+    if (base[k] == NULL || shard[k] == NULL || (shard[k]->out = strdup(path)) == NULL)
       goto nomem;
+    shard[k]->fn = "safetensors_split";
     job[k].db = db;
     job[k].out.fd = job[k].out.dirfd = -1;
   }
@@ -274,6 +277,11 @@ static void sts_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 nomem:
   wt_fail(&e, "out of memory");
 fail:
+  for (k = 0; job != NULL && k < n && !failed_in_row; k++)
+    if (job[k].interrupted) { /* a copy stopped by sqlite3_interrupt() */
+      sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
+      failed_in_row = 1;
+    }
   if (!failed_in_row) {
     char *z = wt_error_message("safetensors_split", folder, e.msg);
     if (z == NULL) {

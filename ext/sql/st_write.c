@@ -70,7 +70,7 @@ void swr_free(swr_state *s) {
 
 /* Report msg for the function, naming path, and mark the state failed. */
 static void swr_error(sqlite3_context *ctx, swr_state *s, const char *path, const char *msg) {
-  char *z = wt_error_message("safetensors_write", path, msg);
+  char *z = wt_error_message(s != NULL && s->fn != NULL ? s->fn : "safetensors_write", path, msg);
   if (s)
     s->failed = 1;
   if (z == NULL) {
@@ -363,13 +363,15 @@ static int swr_check(swr_job *j, const swr_state *s, const sw_tensor *t, size_t 
       goto done;
     }
     if (r->blob != NULL) {
-      if (r->nbytes > WT_OUT_CHUNK)
-        continue; /* BLOBs are small: SQLite's limit is 1 GB, checked below that */
-      if (wt_out_read(&j->out, z->offset, (size_t)r->nbytes, buf, err) != 0)
-        goto done;
-      if (memcmp(buf, r->blob, (size_t)r->nbytes) != 0) {
-        wt_fail(err, "read back: the bytes of %s differ from the BLOB given", name);
-        goto done;
+      uint64_t at;
+      for (at = 0; at < r->nbytes; at += WT_OUT_CHUNK) { /* a chunk of buf at a time */
+        size_t m = r->nbytes - at < WT_OUT_CHUNK ? (size_t)(r->nbytes - at) : WT_OUT_CHUNK;
+        if (wt_out_read(&j->out, z->offset + at, m, buf, err) != 0)
+          goto done;
+        if (memcmp(buf, r->blob + at, m) != 0) {
+          wt_fail(err, "read back: the bytes of %s differ from the BLOB given", name);
+          goto done;
+        }
       }
     } else {
       wt_source *src = swr_source(j, r, s->out, err);

@@ -29,6 +29,7 @@ typedef struct swr_row {
 
 /* The aggregate's state (its aggregate context holds a pointer to it). */
 typedef struct swr_state {
+  const char *fn; /* the SQL function, for messages (NULL: safetensors_write) */
   char *out;
   swr_row *rows;
   size_t n, cap;
