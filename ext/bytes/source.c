@@ -21,6 +21,7 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "formats/byte_load.h"
 #include "formats/gguf_parser.h"
 #include "formats/safetensors_parser.h"
 #include "formats/sniff.h"
@@ -61,12 +62,10 @@ const char *wt_format_name(int format) {
 ** under the limit, runs past the end of the file: a file cut inside its
 ** header, which format detection does not take for safetensors. */
 static int wt_cut_safetensors(const unsigned char *d, uint64_t avail, uint64_t size, uint64_t *n) {
-  int i;
   *n = 0;
   if (avail < 9 || d[8] != '{')
     return 0;
-  for (i = 0; i < 8; i++)
-    *n |= (uint64_t)d[i] << (8 * i);
+  *n = wt_load_le64(d);
   return *n <= ST_MAX_HEADER && *n > size - 8;
 }
 

@@ -1,7 +1,7 @@
 /*
 ** byte_load.h: 2, 4 and 8-byte numbers loaded from any alignment, swapped
 ** when the file's byte order is not the host's.  Shared by the GGUF parser
-** (gguf_*.c) and its value reader (gguf_value.c).  Pure C, no SQLite.
+** (gguf_*.c), its value reader (gguf_value.c) and the safetensors readers.  Pure C, no SQLite.
 */
 #ifndef WT_BYTE_LOAD_H
 #define WT_BYTE_LOAD_H
@@ -28,6 +28,16 @@ static inline uint64_t wt_load64(const unsigned char *p, int swap) {
   uint64_t v;
   memcpy(&v, p, 8);
   return swap ? __builtin_bswap64(v) : v;
+}
+
+/* The little-endian u64 at p, whatever the host's byte order (the header
+** length of a safetensors file). */
+static inline uint64_t wt_load_le64(const unsigned char *p) {
+  uint64_t n = 0;
+  int i;
+  for (i = 0; i < 8; i++)
+    n |= (uint64_t)p[i] << (8 * i);
+  return n;
 }
 
 #endif

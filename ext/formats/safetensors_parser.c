@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte_load.h"
 #include "dtype.h"
 #include "json_check.h"
 #include "sniff.h"
@@ -623,8 +624,7 @@ static int st_walk(st_parse *p) {
 ** p->header. */
 static int st_header_length(st_parse *p) {
   char msg[ST_NOTE_SIZE];
-  uint64_t n = 0;
-  int i;
+  uint64_t n;
   if (p->size < 8) {
     snprintf(msg, sizeof(msg), "file size %llu is less than the 8 bytes of the header length",
              (unsigned long long)p->size);
@@ -634,8 +634,7 @@ static int st_header_length(st_parse *p) {
     p->need = 8;
     return -1;
   }
-  for (i = 0; i < 8; i++)
-    n |= (uint64_t)p->data[i] << (8 * i);
+  n = wt_load_le64(p->data);
   p->n = n;
   p->header = (const char *)p->data + 8;
   if (n > ST_MAX_HEADER) {

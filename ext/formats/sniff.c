@@ -8,21 +8,13 @@
 #include <string.h>
 
 #include "base/model.h"
+#include "byte_load.h"
 #include "safetensors_parser.h"
 
 /* True when data starts with the n bytes of prefix. */
 static int wt_starts(const unsigned char *data, uint64_t size, const char *prefix) {
   size_t n = strlen(prefix);
   return size >= n && memcmp(data, prefix, n) == 0;
-}
-
-/* The header length a safetensors file's first 8 bytes declare. */
-static uint64_t wt_st_declared(const unsigned char *data) {
-  uint64_t n = 0;
-  int i;
-  for (i = 0; i < 8; i++)
-    n |= (uint64_t)data[i] << (8 * i);
-  return n;
 }
 
 int wt_sniff_format(const unsigned char *data, uint64_t avail, uint64_t size) {
@@ -32,7 +24,7 @@ int wt_sniff_format(const unsigned char *data, uint64_t avail, uint64_t size) {
     return WT_FORMAT_GGUF;
   if (avail < 9 || size < avail)
     return 0;
-  n = wt_st_declared(data);
+  n = wt_load_le64(data);
   if (n < 2 || n > ST_MAX_HEADER || n > size - 8)
     return 0;
   /* The JSON header starts with '{', possibly after JSON whitespace. */
@@ -68,7 +60,7 @@ const char *wt_sniff_describe(const unsigned char *data, uint64_t size, int read
   if (wt_starts(data, size, "FUGG"))
     return "a pre-release GGUF draft (magic FUGG), which is not supported";
   if (size >= 9 && data[8] == '{' && reading_as != WT_FORMAT_SAFETENSORS)
-    return wt_st_declared(data) > ST_MAX_HEADER
+    return wt_load_le64(data) > ST_MAX_HEADER
                ? "a safetensors file whose header length is over the limit (safetensors() "
                  "says by how much)"
                : "a safetensors file (read it with safetensors())";

@@ -2,6 +2,7 @@
 ** model_kind.c: what a model is (architecture, kind, base model, context
 ** length, quantization).  See model_kind.h for the rules.
 */
+#define _GNU_SOURCE /* memmem */
 #include "model_kind.h"
 
 #include <limits.h>
@@ -13,6 +14,7 @@
 #include "formats/ggml_ftype.h"
 #include "hf_config_file.h"
 #include "model_arch.h"
+#include "paths_int.h"
 
 #define KIND_MAX_DTYPES 24 /* distinct dtypes kept for the mix (ggml has ~40) */
 #define HF_URL          "https://huggingface.co/"
@@ -83,19 +85,9 @@ static void textf(char *out, const char *fmt, ...) {
     out[0] = 0;
 }
 
-/* Does s[0..n) end in suffix? */
-static int ends(const char *s, size_t n, const char *suffix) {
-  size_t k = strlen(suffix);
-  return n >= k && memcmp(s + n - k, suffix, k) == 0;
-}
-
 /* Does s[0..n) contain sub? */
 static int holds(const char *s, size_t n, const char *sub) {
-  size_t k = strlen(sub), i;
-  for (i = 0; i + k <= n; i++)
-    if (memcmp(s + i, sub, k) == 0)
-      return 1;
-  return 0;
+  return memmem(s, n, sub, strlen(sub)) != NULL;
 }
 
 /* ---- the tensors of every part ---- */
@@ -127,7 +119,8 @@ static void scan_tensor(kind_scan *sc, const wt_tensor *t) {
   size_t n = t->name.n, i;
   sc->n_tensors++;
   for (i = 0; i < sizeof(name_marks) / sizeof(name_marks[0]); i++)
-    if (name_marks[i].suffix ? ends(p, n, name_marks[i].text) : holds(p, n, name_marks[i].text))
+    if (name_marks[i].suffix ? wt_paths_ends(p, n, name_marks[i].text)
+                             : holds(p, n, name_marks[i].text))
       sc->flags |= name_marks[i].flag;
   if (t->dtype.n > 3 && memcmp(t->dtype.p, "F8_", 3) == 0)
     sc->flags |= T_F8;
@@ -334,10 +327,11 @@ static const char *st_kind(const char *path, const kind_scan *sc, const wt_confi
   base = base != NULL ? base + 1 : path;
   if (strncmp(base, "adapter_model", strlen("adapter_model")) == 0 || (sc->flags & T_LORA))
     return "adapter";
-  if (a != NULL && ends(a, n, "ForSequenceClassification") &&
+  if (a != NULL && wt_paths_ends(a, n, "ForSequenceClassification") &&
       ((cfg_uint(cfg, "num_labels", &labels) && labels == 1) || cfg_count(cfg, "id2label.") == 1))
     return "reranker";
-  if (a != NULL && ends(a, n, "Model") && strstr(a, "For") == NULL && !ends(a, n, "LMHeadModel"))
+  if (a != NULL && wt_paths_ends(a, n, "Model") && strstr(a, "For") == NULL &&
+      !wt_paths_ends(a, n, "LMHeadModel"))
     return "embedding";
   return cfg->model_type != NULL || a != NULL ? "model" : "unknown";
 }
