@@ -8,8 +8,16 @@ llama.cpp's numbers and messages as it printed them, never gguf_memory()'s
 own output.  CPU is the repack rules of the CPU variant llama.cpp ran
 ('avx512', 'avx2' or 'none', from its system info), passed to gguf_memory()
 so that the records hold on any machine."""
+import os
 import re
 import sys
+
+# The models whose graph the planner builds as llama.cpp does (llama's, and
+# the architectures that add to it: mistral3, qwen2, qwen3, granite), so
+# their compute buffer is known; for the others it is a lower bound.
+EXACT_COMPUTE = {"tiny-llama.gguf", "tiny-mistral3.gguf", "tiny-qwen2.gguf", "tiny-qwen3.gguf",
+                 "tiny-granite.gguf", "tiny-llama-F16.gguf", "tiny-llama-Q8_0.gguf",
+                 "tiny-llama-Q4_0.gguf"}
 
 
 def mib(x):
@@ -82,8 +90,17 @@ def record(f, ctx, seqs, fa, tk, tv, cpu, *rest):
     print("----")
     print("%s %s %s" % (mapped_mib, repack_mib, output))
     print()
-    # The compute buffer is unknown to the planner (NULL), with a size
-    # llama.cpp's cannot be below: llama.cpp's figure, rounded to the
+    if os.path.basename(f) in EXACT_COMPUTE:
+        # The planner models this graph (ext/plan/llama_graph.c): its
+        # compute buffer must read as llama.cpp's, to the hundredth.
+        print("query T nosort")
+        print("SELECT %s || ' ' || (detail LIKE '%%, ' || %s || ' tokens, flash attention %s')"
+              " FROM gguf_memory(%s) WHERE part = 'compute'" % (mib("nbytes"), n_ubatch, flash, args))
+        print("----")
+        print("%s 1" % compute)
+        return
+    # Otherwise the compute buffer is unknown to the planner (NULL), with a
+    # size llama.cpp's cannot be below: llama.cpp's figure, rounded to the
     # hundredth, must be at least that size, less the rounding.
     print("query III nosort")
     print("SELECT nbytes IS NULL, at_least <= (%s + 0.005) * 1048576, detail LIKE 'unknown: %%, ' || %s || ' tokens, flash attention %s'"

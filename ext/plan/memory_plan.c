@@ -51,6 +51,7 @@
 
 #include "formats/ggml_type.h"
 #include "formats/gguf_value.h"
+#include "llama_graph.h"
 #include "memory_plan.h"
 
 #define MP_PAD        256   /* llama.cpp pads the context to this many cells */
@@ -129,6 +130,8 @@ typedef struct mp_ctx {
   uint64_t kq;                  /* compute: bytes of the largest layer's attention scores */
   uint64_t n_embd;              /* compute: width of the hidden state the logits come from */
   int known_compute;            /* 0 when the architecture is unknown */
+  int exact_compute;            /* 1: compute is exactly llama.cpp's figure */
+  uint64_t compute;             /* that figure, in bytes */
   int flash_attn;               /* as resolved: 0 or 1 */
 } mp_ctx;
 
@@ -436,6 +439,163 @@ static int mp_fa_block(mp_ctx *x, char kind, int64_t type, uint64_t head) {
                  (unsigned long long)head);
 }
 
+static int mp_vocab(mp_ctx *x, uint64_t *n_vocab);
+
+/* Whether tensor "blk.{il}.{suffix}" is in the model. */
+static int mp_has_tensor(mp_ctx *x, uint64_t il, const char *suffix) {
+  char name[96];
+  size_t i, n = (size_t)snprintf(name, sizeof(name), "blk.%llu.%s", (unsigned long long)il, suffix);
+  for (i = 0; i < x->m->n_tensors; i++)
+    if (x->m->tensors[i].name.n == n && memcmp(x->m->tensors[i].name.p, name, n) == 0)
+      return 1;
+  return 0;
+}
+
+/* A scalar "{arch}.key" that is there and not zero/false: 1, 0 when
+** absent or zero, -1 on an error. */
+static int mp_nonzero(mp_ctx *x, const char *key) {
+  const wt_meta *kv = mp_find(x, key, 0);
+  gguf_cursor c;
+  gguf_scalar v;
+  if (kv == NULL)
+    return 0;
+  if (kv->type == GGUF_TYPE_ARRAY || kv->type == GGUF_TYPE_STRING)
+    return 1; /* not a scalar: not a model this graph describes */
+  gguf_cursor_init(&c, x->m, x->data, kv);
+  if (gguf_read_scalar(&c, kv->type, &v) != 0)
+    return wt_fail(x->err, "key '%.*s.%s' runs past the end of the header", (int)x->arch.n,
+                   x->arch.p, key);
+  return v.i != 0 || v.u != 0 || v.r != 0.0;
+}
+
+/* Architectures whose llama.cpp graph is llama's, with what they add. */
+static const struct {
+  const char *arch;
+  unsigned features;
+} mp_llama_like[] = {
+    {"llama", 0},
+    {"mistral3", 0},
+    {"qwen2", 0}, /* + the output bias when the file has one */
+    {"qwen3", WT_LG_QK_NORM},
+    {"granite", WT_LG_LOGIT_SCALE}, /* + embedding and residual scales when set */
+};
+
+/* Which of mp_llama_like the model's graph is, with its features, checked
+** against the keys that change that graph: 1 when it is one, 0 when not,
+** -1 on an error. */
+static int mp_llama_features(mp_ctx *x, unsigned *features) {
+  size_t i;
+  int f = 0, g = 0, h = 0;
+  for (i = 0; i < sizeof(mp_llama_like) / sizeof(mp_llama_like[0]); i++)
+    if (strlen(mp_llama_like[i].arch) == x->arch.n &&
+        memcmp(mp_llama_like[i].arch, x->arch.p, x->arch.n) == 0)
+      break;
+  if (i == sizeof(mp_llama_like) / sizeof(mp_llama_like[0]))
+    return 0;
+  *features = mp_llama_like[i].features;
+  /* experts, llama.cpp's attention temperature (mistral3), a granite
+  ** vision deepstack or rope switched off: other graphs */
+  if ((f = mp_nonzero(x, "expert_count")) != 0 ||
+      (g = mp_nonzero(x, "attention.temperature_scale")) != 0 ||
+      (h = mp_nonzero(x, "deepstack_mapping")) != 0)
+    return f < 0 || g < 0 || h < 0 ? -1 : 0;
+  if (mp_find(x, "rope.scaling.finetuned", 0) != NULL &&
+      (f = mp_nonzero(x, "rope.scaling.finetuned")) <= 0)
+    return f;
+  if (*features & WT_LG_LOGIT_SCALE) {
+    if ((f = mp_nonzero(x, "embedding_scale")) < 0 || (g = mp_nonzero(x, "residual_scale")) < 0)
+      return -1;
+    *features |= (f ? WT_LG_EMBD_SCALE : 0) | (g ? WT_LG_RESIDUAL_SCALE : 0);
+  }
+  return 1;
+}
+
+/* split.count of a split GGUF's part 1 (1 for a model in one file), or -1. */
+static int mp_split_count(mp_ctx *x, const wt_meta *kv) {
+  gguf_cursor c;
+  gguf_scalar v;
+  if (kv->type == GGUF_TYPE_ARRAY || kv->type == GGUF_TYPE_STRING)
+    return 0;
+  gguf_cursor_init(&c, x->m, x->data, kv);
+  if (gguf_read_scalar(&c, kv->type, &v) != 0)
+    return wt_fail(x->err, "key 'split.count' runs past the end of the header");
+  return v.i == 1 || v.u == 1 ? 1 : 0;
+}
+
+/* The compute buffer of a model whose graph is llama's (llama_graph.c):
+** exact when every layer has the tensors that graph reads and none that
+** change it (a fused QKV, experts); otherwise left to mp_compute's lower
+** bound. */
+static int mp_llama_compute(mp_ctx *x, const wt_mem_settings *s, const uint64_t *head,
+                            const uint64_t *head_kv, uint64_t hk, uint64_t hv, uint64_t n_embd,
+                            uint64_t cells) {
+  static const struct {
+    const char *suffix;
+    unsigned bit;
+  } biases[] = {{"attn_q.bias", WT_LG_BQ},      {"attn_k.bias", WT_LG_BK},
+                {"attn_v.bias", WT_LG_BV},      {"attn_output.bias", WT_LG_BO},
+                {"ffn_up.bias", WT_LG_B_UP},    {"ffn_gate.bias", WT_LG_B_GATE},
+                {"ffn_down.bias", WT_LG_B_DOWN}};
+  static const char *const needed[] = {"attn_q.weight",      "attn_k.weight", "attn_v.weight",
+                                       "attn_output.weight", "ffn_up.weight", "ffn_gate.weight",
+                                       "ffn_down.weight"};
+  wt_lg_params p;
+  uint64_t *ff, il;
+  unsigned *bias, features = 0;
+  size_t i;
+  int rc = mp_llama_features(x, &features);
+  const wt_meta *split = mp_find(x, "split.count", 1);
+  /* part 1 of a split GGUF: the other parts' layers are not here to check */
+  if (rc <= 0 || hk != hv || (split != NULL && (rc = mp_split_count(x, split)) != 1))
+    return rc < 0 ? -1 : 0;
+  rc = -1;
+  ff = calloc((size_t)x->n_layer, sizeof(*ff) + sizeof(*bias));
+  if (ff == NULL)
+    return wt_fail(x->err, "out of memory");
+  bias = (unsigned *)(ff + x->n_layer);
+  memset(&p, 0, sizeof(p));
+  if (mp_per_layer(x, "feed_forward_length", NULL, ff) != 0 || mp_vocab(x, &p.n_vocab) != 0)
+    goto done;
+  for (il = 0; il < x->n_layer; il++) {
+    for (i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
+      if (!mp_has_tensor(x, il, needed[i])) {
+        rc = 0; /* a layer llama's graph does not describe */
+        goto done;
+      }
+    for (i = 0; i < sizeof(biases) / sizeof(biases[0]); i++)
+      if (mp_has_tensor(x, il, biases[i].suffix))
+        bias[il] |= biases[i].bit;
+  }
+  for (i = 0; i < x->m->n_tensors; i++)
+    if (x->m->tensors[i].name.n == 11 && memcmp(x->m->tensors[i].name.p, "output.bias", 11) == 0)
+      features |= WT_LG_OUTPUT_BIAS;
+  p.features = features;
+  p.n_layer = x->n_layer;
+  p.n_embd = n_embd;
+  p.head_k = hk;
+  p.head_v = hv;
+  p.n_head = head;
+  p.n_head_kv = head_kv;
+  p.n_ff = ff;
+  p.bias = bias;
+  p.cells = cells;
+  p.n_seq = s->n_seq;
+  p.n_tokens = x->n_tokens;
+  p.flash_attn = s->flash_attn == WT_FA_ON;
+  p.type_k = (int)s->type_k;
+  p.type_v = (int)s->type_v;
+  rc = wt_llama_compute(&p, &x->compute);
+  if (rc < 0) {
+    wt_fail(x->err, "out of memory planning the compute graph");
+    goto done;
+  }
+  x->exact_compute = rc == 0;
+  rc = 0;
+done:
+  free(ff);
+  return rc;
+}
+
 /* The K and V cache rows of an attention model; cells per stream. */
 static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t cells) {
   uint64_t n_embd, *head, *head_kv, hk, hv, n_swa, swa_cells, il, v_max = 0;
@@ -532,6 +692,8 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
                      where))
       goto done;
   }
+  if (!mla && mp_llama_compute(x, s, head, head_kv, hk, hv, n_embd, cells) != 0)
+    goto done;
   rc = 0;
 done:
   free(head);
@@ -603,6 +765,12 @@ static int mp_compute(mp_ctx *x, uint64_t n_vocab) {
   int kq;
   if (!x->known_compute)
     return mp_row(x, -1, "compute", 0, 0, "unknown for this architecture");
+  if (x->exact_compute)
+    return mp_row(x, -1, "compute", 1, x->compute,
+                  "ggml-alloc's layout of llama.cpp's %.*s graph on the CPU, %llu tokens, flash "
+                  "attention %s",
+                  (int)x->arch.n, x->arch.p, (unsigned long long)x->n_tokens,
+                  x->flash_attn ? "on" : "off");
   if (mp_mul3(x, n_vocab, x->n_tokens, 4, "the logits", &logits) != 0 ||
       mp_mul3(x, x->n_embd, x->n_tokens, 4, "the hidden state", &hidden) != 0 ||
       wt_add(logits, hidden, &floor) != 0)

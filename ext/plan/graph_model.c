@@ -1,0 +1,558 @@
+/*
+** graph_model.c: ggml's graph and ggml-alloc's buffer planning, for sizes
+** only (graph_model.h).
+**
+** A graph here is what ggml builds: tensors that record their type, shape,
+** strides, operation, sources and, for a view, the tensor its data lies
+** in.  wt_gm_expand() orders them as ggml_visit_parents_graph does (depth
+** first, sources left to right, leafs apart from nodes), and
+** wt_graph_alloc() runs ggml_gallocr_alloc_graph_impl over them: the input
+** leafs first, then each node in order, reusing a source in place when
+** ggml would, freeing a tensor after its last consumer, on ggml_dyn_tallocr's
+** best-fit free list.  The result is the chunk's max_size, which is the
+** compute buffer llama.cpp allocates (ggml/src/ggml-alloc.c, llama.cpp
+** commit de3ff815).
+*/
+#include "graph_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/ggml_type.h"
+
+#define GM_MAX_FREE_BLOCKS 256 /* ggml-alloc's MAX_FREE_BLOCKS: it aborts past this */
+
+/* ============================ Building tensors ============================ */
+
+void wt_graph_init(wt_graph *g) {
+  memset(g, 0, sizeof(*g));
+}
+
+void wt_graph_free(wt_graph *g) {
+  free(g->t);
+  free(g->nodes);
+  free(g->leafs);
+  memset(g, 0, sizeof(*g));
+}
+
+/* Grow an int array by one slot; 0, or -1 when out of memory. */
+static int gm_push(int **a, int *n, int *cap, int v) {
+  if (*n == *cap) {
+    int c = *cap ? *cap * 2 : 256;
+    int *p = realloc(*a, (size_t)c * sizeof(*p));
+    if (p == NULL)
+      return -1;
+    *a = p;
+    *cap = c;
+  }
+  (*a)[(*n)++] = v;
+  return 0;
+}
+
+/* Element size and block size of a ggml type; 0 for a type ggml lacks. */
+static int gm_type(int type, uint64_t *size, uint64_t *block) {
+  const ggml_type_info *ti = ggml_type_get(type);
+  if (ti == NULL || ti->block_size == 0 || ti->removed)
+    return -1;
+  *size = ti->type_size;
+  *block = ti->block_size;
+  return 0;
+}
+
+/* Contiguous strides for t's type and shape (ggml_new_tensor_impl). */
+static int gm_strides(wt_gm_tensor *t) {
+  uint64_t size, block;
+  int i;
+  if (gm_type(t->type, &size, &block) != 0)
+    return -1;
+  t->nb[0] = size;
+  t->nb[1] = size * ((uint64_t)t->ne[0] / block);
+  for (i = 2; i < 4; i++)
+    t->nb[i] = t->nb[i - 1] * (uint64_t)t->ne[i - 1];
+  return 0;
+}
+
+/* A new tensor (op, no sources yet); -1 once the graph has failed. */
+static int gm_tensor(wt_graph *g, int type, const int64_t ne[4], wt_gm_op op, int view_of) {
+  wt_gm_tensor *t;
+  int i;
+  if (g->failed)
+    return -1;
+  for (i = 0; i < 4; i++)
+    if (ne[i] < 1 || ne[i] > ((int64_t)1 << 40)) {
+      g->failed = 1;
+      return -1;
+    }
+  if (g->n_t == g->cap_t) {
+    int c = g->cap_t ? g->cap_t * 2 : 1024;
+    wt_gm_tensor *p = realloc(g->t, (size_t)c * sizeof(*p));
+    if (p == NULL) {
+      g->failed = 1;
+      return -1;
+    }
+    g->t = p;
+    g->cap_t = c;
+  }
+  t = &g->t[g->n_t];
+  memset(t, 0, sizeof(*t));
+  t->type = type;
+  memcpy(t->ne, ne, sizeof(t->ne));
+  t->op = op;
+  for (i = 0; i < WT_GM_MAX_SRC; i++)
+    t->src[i] = -1;
+  /* a view of a view lies in the first one's data */
+  t->view_src = view_of >= 0 && g->t[view_of].view_src >= 0 ? g->t[view_of].view_src : view_of;
+  if (gm_strides(t) != 0) {
+    g->failed = 1;
+    return -1;
+  }
+  return g->n_t++;
+}
+
+/* Whether ids are tensors of g (a failed call upstream gave -1). */
+static int gm_ok(wt_graph *g, int a, int b) {
+  if (g->failed || a < 0 || a >= g->n_t || b < -1 || b >= g->n_t) {
+    g->failed = 1;
+    return 0;
+  }
+  return 1;
+}
+
+int wt_gm_new(wt_graph *g, int type, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3,
+              unsigned flags) {
+  int64_t ne[4] = {ne0, ne1, ne2, ne3};
+  int t = gm_tensor(g, type, ne, WT_GM_NONE, -1);
+  if (t >= 0)
+    g->t[t].flags = flags;
+  return t;
+}
+
+void wt_gm_set_flag(wt_graph *g, int t, unsigned flag) {
+  if (gm_ok(g, t, -1))
+    g->t[t].flags |= flag;
+}
+
+/* A tensor shaped like a, contiguous (ggml_dup_tensor), made by op. */
+static int gm_like(wt_graph *g, wt_gm_op op, int a, int b) {
+  int t;
+  if (!gm_ok(g, a, b))
+    return -1;
+  t = gm_tensor(g, g->t[a].type, g->t[a].ne, op, -1);
+  if (t >= 0) {
+    g->t[t].src[0] = a;
+    g->t[t].src[1] = b;
+  }
+  return t;
+}
+
+int wt_gm_rms_norm(wt_graph *g, int a) {
+  return gm_like(g, WT_GM_RMS_NORM, a, -1);
+}
+int wt_gm_norm(wt_graph *g, int a) {
+  return gm_like(g, WT_GM_NORM, a, -1);
+}
+int wt_gm_mul(wt_graph *g, int a, int b) {
+  return gm_like(g, WT_GM_MUL, a, b);
+}
+int wt_gm_add(wt_graph *g, int a, int b) {
+  return gm_like(g, WT_GM_ADD, a, b);
+}
+int wt_gm_scale(wt_graph *g, int a) {
+  return gm_like(g, WT_GM_SCALE, a, -1);
+}
+int wt_gm_unary(wt_graph *g, int a) {
+  return gm_like(g, WT_GM_UNARY, a, -1);
+}
+int wt_gm_soft_max_ext(wt_graph *g, int a, int mask) {
+  return gm_like(g, WT_GM_SOFT_MAX, a, mask);
+}
+
+int wt_gm_rope(wt_graph *g, int a, int pos, int factors) {
+  int t = gm_like(g, WT_GM_ROPE, a, pos);
+  if (t >= 0)
+    g->t[t].src[2] = factors;
+  return t;
+}
+
+/* A new contiguous F32-or-given-type tensor made by op from a and b. */
+static int gm_new_op(wt_graph *g, int type, const int64_t ne[4], wt_gm_op op, int a, int b) {
+  int t;
+  if (!gm_ok(g, a, b))
+    return -1;
+  t = gm_tensor(g, type, ne, op, -1);
+  if (t >= 0) {
+    g->t[t].src[0] = a;
+    g->t[t].src[1] = b;
+  }
+  return t;
+}
+
+int wt_gm_mul_mat(wt_graph *g, int a, int b) {
+  int64_t ne[4];
+  if (!gm_ok(g, a, b) || b < 0)
+    return g->failed = 1, -1;
+  ne[0] = g->t[a].ne[1];
+  ne[1] = g->t[b].ne[1];
+  ne[2] = g->t[b].ne[2];
+  ne[3] = g->t[b].ne[3];
+  return gm_new_op(g, WT_GM_F32, ne, WT_GM_MUL_MAT, a, b);
+}
+
+int wt_gm_get_rows(wt_graph *g, int a, int b) {
+  int64_t ne[4];
+  if (!gm_ok(g, a, b) || b < 0)
+    return g->failed = 1, -1;
+  ne[0] = g->t[a].ne[0];
+  ne[1] = g->t[b].ne[0];
+  ne[2] = g->t[b].ne[1];
+  ne[3] = g->t[b].ne[2];
+  return gm_new_op(g, g->t[a].type == WT_GM_I32 ? WT_GM_I32 : WT_GM_F32, ne, WT_GM_GET_ROWS, a, b);
+}
+
+int wt_gm_flash_attn_ext(wt_graph *g, int q, int k, int v, int mask) {
+  int64_t ne[4];
+  int t;
+  if (!gm_ok(g, q, k) || !gm_ok(g, v, mask) || k < 0)
+    return -1;
+  ne[0] = g->t[v].ne[0];
+  ne[1] = g->t[q].ne[2];
+  ne[2] = g->t[q].ne[1];
+  ne[3] = g->t[q].ne[3];
+  t = gm_new_op(g, WT_GM_F32, ne, WT_GM_FLASH_ATTN_EXT, q, k);
+  if (t >= 0) {
+    g->t[t].src[2] = v;
+    g->t[t].src[3] = mask;
+  }
+  return t;
+}
+
+int wt_gm_cont_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3) {
+  int64_t ne[4] = {ne0, ne1, ne2, ne3};
+  if (!gm_ok(g, a, -1))
+    return -1;
+  return gm_new_op(g, g->t[a].type, ne, WT_GM_CONT, a, -1);
+}
+
+/* ggml_cast: a copy of a in another type (op CPY into a new tensor that
+** names itself as its second source, as ggml's does). */
+int wt_gm_cast(wt_graph *g, int a, int type) {
+  int t;
+  if (!gm_ok(g, a, -1))
+    return -1;
+  t = gm_new_op(g, type, g->t[a].ne, WT_GM_CPY, a, -1);
+  if (t >= 0)
+    g->t[t].src[1] = t;
+  return t;
+}
+
+int wt_gm_glu_split(wt_graph *g, int a, int b) {
+  if (!gm_ok(g, a, b) || b < 0)
+    return g->failed = 1, -1;
+  return gm_new_op(g, g->t[a].type, g->t[a].ne, WT_GM_GLU, a, b);
+}
+
+/* set_rows writes b's rows into a at c and stands for a (a view of it). */
+int wt_gm_set_rows(wt_graph *g, int a, int b, int c) {
+  int t;
+  if (!gm_ok(g, a, b) || !gm_ok(g, c, -1))
+    return -1;
+  t = gm_tensor(g, g->t[a].type, g->t[a].ne, WT_GM_SET_ROWS, a);
+  if (t >= 0) {
+    memcpy(g->t[t].nb, g->t[a].nb, sizeof(g->t[t].nb));
+    g->t[t].src[0] = b;
+    g->t[t].src[1] = c;
+    g->t[t].src[2] = a;
+  }
+  return t;
+}
+
+/* ================================= Views ================================== */
+
+int wt_gm_reshape_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3) {
+  int64_t ne[4] = {ne0, ne1, ne2, ne3};
+  int t;
+  if (!gm_ok(g, a, -1))
+    return -1;
+  t = gm_tensor(g, g->t[a].type, ne, WT_GM_RESHAPE, a);
+  if (t >= 0)
+    g->t[t].src[0] = a;
+  return t;
+}
+
+int wt_gm_view_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3,
+                  uint64_t nb1, uint64_t nb2, uint64_t nb3) {
+  int64_t ne[4] = {ne0, ne1, ne2, ne3};
+  int t;
+  if (!gm_ok(g, a, -1))
+    return -1;
+  t = gm_tensor(g, g->t[a].type, ne, WT_GM_VIEW, a);
+  if (t >= 0) {
+    g->t[t].nb[1] = nb1;
+    g->t[t].nb[2] = nb2;
+    g->t[t].nb[3] = nb3;
+    g->t[t].src[0] = a;
+  }
+  return t;
+}
+
+/* ggml_permute: axis i of a becomes axis ax[i] of the view. */
+int wt_gm_permute(wt_graph *g, int a, int ax0, int ax1, int ax2, int ax3) {
+  int ax[4] = {ax0, ax1, ax2, ax3}, t, i;
+  if (!gm_ok(g, a, -1))
+    return -1;
+  t = gm_tensor(g, g->t[a].type, g->t[a].ne, WT_GM_PERMUTE, a);
+  if (t < 0)
+    return -1;
+  for (i = 0; i < 4; i++) {
+    g->t[t].ne[ax[i]] = g->t[a].ne[i];
+    g->t[t].nb[ax[i]] = g->t[a].nb[i];
+  }
+  g->t[t].src[0] = a;
+  return t;
+}
+
+int wt_gm_transpose(wt_graph *g, int a) {
+  int t = wt_gm_permute(g, a, 1, 0, 2, 3);
+  if (t >= 0)
+    g->t[t].op = WT_GM_TRANSPOSE;
+  return t;
+}
+
+uint64_t wt_gm_nbytes(const wt_graph *g, int id) {
+  const wt_gm_tensor *t = &g->t[id];
+  uint64_t size, block, n;
+  int i;
+  if (gm_type(t->type, &size, &block) != 0)
+    return 0;
+  if (block == 1) {
+    n = size;
+    for (i = 0; i < 4; i++)
+      n += (uint64_t)(t->ne[i] - 1) * t->nb[i];
+  } else {
+    n = (uint64_t)t->ne[0] * t->nb[0] / block;
+    for (i = 1; i < 4; i++)
+      n += (uint64_t)(t->ne[i] - 1) * t->nb[i];
+  }
+  return n;
+}
+
+/* ============================ Ordering a graph ============================ */
+
+/* ggml_visit_parents_graph: sources first, then t as a leaf or a node. */
+static void gm_visit(wt_graph *g, int id) {
+  wt_gm_tensor *t = &g->t[id];
+  int i, rc;
+  if (t->flags & WT_GM_VISITED)
+    return;
+  t->flags |= WT_GM_VISITED;
+  for (i = 0; i < WT_GM_MAX_SRC; i++)
+    if (g->t[id].src[i] >= 0)
+      gm_visit(g, g->t[id].src[i]);
+  t = &g->t[id];
+  rc = t->op == WT_GM_NONE ? gm_push(&g->leafs, &g->n_leafs, &g->cap_leafs, id)
+                           : gm_push(&g->nodes, &g->n_nodes, &g->cap_nodes, id);
+  if (rc != 0)
+    g->failed = 1;
+}
+
+void wt_gm_expand(wt_graph *g, int t) {
+  if (gm_ok(g, t, -1))
+    gm_visit(g, t);
+}
+
+/* ============================ The allocator ============================== */
+
+/* ggml_dyn_tallocr with one chunk: free blocks sorted by offset, the last
+** one open-ended. */
+typedef struct gm_block {
+  uint64_t offset, size;
+} gm_block;
+
+typedef struct gm_alloc {
+  uint64_t alignment;
+  gm_block blocks[GM_MAX_FREE_BLOCKS];
+  int n_blocks;
+  uint64_t max_size;
+  int failed;
+} gm_alloc;
+
+/* Per tensor, ggml-alloc's hash_node. */
+typedef struct gm_state {
+  int n_children, n_views, allocated;
+  uint64_t offset;
+} gm_state;
+
+static uint64_t gm_align(uint64_t n, uint64_t a) {
+  return (n + a - 1) / a * a;
+}
+
+static void gm_remove_block(gm_alloc *al, int i) {
+  memmove(&al->blocks[i], &al->blocks[i + 1], (size_t)(al->n_blocks - i - 1) * sizeof(gm_block));
+  al->n_blocks--;
+}
+
+/* ggml_dyn_tallocr_alloc: the best-fitting block before the last, else
+** the last (which grows the chunk). */
+static uint64_t gm_take(gm_alloc *al, uint64_t size) {
+  int i, best = -1;
+  uint64_t best_size = UINT64_MAX, at;
+  size = gm_align(size, al->alignment);
+  for (i = 0; i < al->n_blocks - 1; i++)
+    if (al->blocks[i].size >= size && al->blocks[i].size <= best_size) {
+      best = i;
+      best_size = al->blocks[i].size;
+    }
+  if (best < 0)
+    best = al->n_blocks - 1;
+  at = al->blocks[best].offset;
+  al->blocks[best].offset += size;
+  al->blocks[best].size -= size;
+  if (al->blocks[best].size == 0)
+    gm_remove_block(al, best);
+  if (at + size > al->max_size)
+    al->max_size = at + size;
+  return at;
+}
+
+/* ggml_dyn_tallocr_free_bytes: merge with a neighbour, else insert. */
+static void gm_give(gm_alloc *al, uint64_t offset, uint64_t size) {
+  int i, at = 0;
+  size = gm_align(size, al->alignment);
+  for (i = 0; i < al->n_blocks; i++) {
+    gm_block *b = &al->blocks[i];
+    if (b->offset + b->size == offset) {
+      b->size += size;
+      if (i < al->n_blocks - 1 && b->offset + b->size == al->blocks[i + 1].offset) {
+        b->size += al->blocks[i + 1].size;
+        gm_remove_block(al, i + 1);
+      }
+      return;
+    }
+    if (offset + size == b->offset) {
+      b->offset = offset;
+      b->size += size;
+      if (i > 0 && al->blocks[i - 1].offset + al->blocks[i - 1].size == b->offset) {
+        al->blocks[i - 1].size += b->size;
+        gm_remove_block(al, i);
+      }
+      return;
+    }
+  }
+  if (al->n_blocks >= GM_MAX_FREE_BLOCKS) {
+    al->failed = 1;
+    return;
+  }
+  while (at < al->n_blocks && al->blocks[at].offset < offset)
+    at++;
+  memmove(&al->blocks[at + 1], &al->blocks[at], (size_t)(al->n_blocks - at) * sizeof(gm_block));
+  al->blocks[at].offset = offset;
+  al->blocks[at].size = size;
+  al->n_blocks++;
+}
+
+/* ggml_are_same_layout */
+static int gm_same_layout(const wt_gm_tensor *a, const wt_gm_tensor *b) {
+  return a->type == b->type && memcmp(a->ne, b->ne, sizeof(a->ne)) == 0 &&
+         memcmp(a->nb, b->nb, sizeof(a->nb)) == 0;
+}
+
+/* ggml_op_can_inplace, for the ops modelled. */
+static int gm_can_inplace(wt_gm_op op) {
+  return op == WT_GM_SCALE || op == WT_GM_ADD || op == WT_GM_MUL || op == WT_GM_UNARY ||
+         op == WT_GM_ROPE || op == WT_GM_RMS_NORM || op == WT_GM_SOFT_MAX;
+}
+
+/* ggml_gallocr_allocate_node: nothing for a view or a tensor with its own
+** buffer; a source's memory when it may be reused in place; else a block. */
+static void gm_allocate(const wt_graph *g, gm_state *st, gm_alloc *al, int id) {
+  const wt_gm_tensor *t = &g->t[id];
+  int i;
+  if ((t->flags & WT_GM_EXTERNAL) || st[id].allocated || t->view_src >= 0)
+    return;
+  st[id].allocated = 1;
+  if (gm_can_inplace(t->op))
+    for (i = 0; i < WT_GM_MAX_SRC; i++) {
+      int p = t->src[i];
+      const wt_gm_tensor *pt;
+      if (p < 0 || !st[p].allocated)
+        continue; /* external, a view, or not ggml-alloc's */
+      pt = &g->t[p];
+      if ((pt->flags & WT_GM_OUTPUT) || !gm_same_layout(t, pt))
+        continue;
+      if (st[p].n_children == 1 && st[p].n_views == 0) {
+        st[id].offset = st[p].offset;
+        st[p].allocated = 0; /* the node owns the memory now */
+        return;              /* same layout: no extra space to give back */
+      }
+    }
+  st[id].offset = gm_take(al, wt_gm_nbytes(g, id));
+}
+
+/* ggml_gallocr_free_node (outputs are never freed). */
+static void gm_release(const wt_graph *g, gm_state *st, gm_alloc *al, int id) {
+  if (g->t[id].flags & WT_GM_OUTPUT)
+    return;
+  gm_give(al, st[id].offset, wt_gm_nbytes(g, id));
+  st[id].allocated = 0;
+}
+
+int wt_graph_alloc(const wt_graph *g, uint64_t alignment, uint64_t *size) {
+  gm_state *st;
+  gm_alloc *al;
+  int i, j;
+  *size = 0;
+  if (g->failed)
+    return -1;
+  st = calloc((size_t)g->n_t + 1, sizeof(*st));
+  al = calloc(1, sizeof(*al));
+  if (st == NULL || al == NULL) {
+    free(st);
+    free(al);
+    return -1;
+  }
+  al->alignment = alignment;
+  al->n_blocks = 1;
+  al->blocks[0].size = UINT64_MAX / 2;
+  for (i = 0; i < g->n_leafs; i++)
+    gm_allocate(g, st, al, g->leafs[i]);
+  for (i = 0; i < g->n_nodes; i++) {
+    const wt_gm_tensor *t = &g->t[g->nodes[i]];
+    if (t->view_src >= 0)
+      st[t->view_src].n_views++;
+    if (t->flags & WT_GM_INPUT)
+      gm_allocate(g, st, al, g->nodes[i]);
+    for (j = 0; j < WT_GM_MAX_SRC; j++)
+      if (t->src[j] >= 0) {
+        st[t->src[j]].n_children++;
+        if (g->t[t->src[j]].flags & WT_GM_INPUT)
+          gm_allocate(g, st, al, t->src[j]);
+      }
+  }
+  for (i = 0; i < g->n_nodes && !al->failed; i++) {
+    int id = g->nodes[i];
+    const wt_gm_tensor *t = &g->t[id];
+    for (j = 0; j < WT_GM_MAX_SRC; j++)
+      if (t->src[j] >= 0)
+        gm_allocate(g, st, al, t->src[j]);
+    gm_allocate(g, st, al, id);
+    for (j = 0; j < WT_GM_MAX_SRC; j++) {
+      int p = t->src[j];
+      if (p < 0)
+        continue;
+      if (--st[p].n_children != 0 || st[p].n_views != 0)
+        continue;
+      if (g->t[p].view_src >= 0) {
+        int v = g->t[p].view_src;
+        if (--st[v].n_views == 0 && st[v].n_children == 0 && st[v].allocated)
+          gm_release(g, st, al, v);
+      } else if (st[p].allocated) {
+        gm_release(g, st, al, p);
+      }
+    }
+  }
+  *size = al->max_size;
+  i = al->failed ? -1 : 0;
+  free(st);
+  free(al);
+  return i;
+}

@@ -1,0 +1,119 @@
+/*
+** graph_model.h: a model of the part of ggml that decides how big
+** llama.cpp's compute buffer is: tensors with their shapes and strides, the
+** operations that make them, the order ggml puts them in a graph, and the
+** allocator that lays them out in one buffer (ggml-alloc).
+**
+** llama_graph.c builds an architecture's graph with these calls, as
+** llama.cpp's graph builder does with ggml's, and wt_graph_alloc() returns
+** the buffer size ggml-alloc would reserve for it.  Only the bytes are
+** modelled; nothing is computed.  Pure C, no SQLite.
+**
+** Upstream: ggml/src/ggml.c (shapes, ggml_visit_parents_graph) and
+** ggml/src/ggml-alloc.c (ggml_gallocr_alloc_graph_impl, ggml_dyn_tallocr),
+** llama.cpp commit de3ff815.
+*/
+#ifndef WT_GRAPH_MODEL_H
+#define WT_GRAPH_MODEL_H
+
+#include <stdint.h>
+
+#define WT_GM_MAX_SRC 10 /* GGML_MAX_SRC */
+
+/* ggml type ids the graphs use besides the cache types. */
+enum { WT_GM_F32 = 0, WT_GM_F16 = 1, WT_GM_I32 = 26, WT_GM_I64 = 27 };
+
+/* The operations the graphs use.  Only what ggml-alloc asks of an op
+** matters: whether it is a view and whether it may reuse its input. */
+typedef enum wt_gm_op {
+  WT_GM_NONE, /* a leaf: a weight, a cache, an input */
+  WT_GM_GET_ROWS,
+  WT_GM_SET_ROWS,
+  WT_GM_RMS_NORM,
+  WT_GM_NORM,
+  WT_GM_MUL,
+  WT_GM_ADD,
+  WT_GM_SCALE,
+  WT_GM_MUL_MAT,
+  WT_GM_ROPE,
+  WT_GM_SOFT_MAX,
+  WT_GM_FLASH_ATTN_EXT,
+  WT_GM_CONT,
+  WT_GM_CPY,
+  WT_GM_GLU,
+  WT_GM_UNARY,
+  WT_GM_VIEW,
+  WT_GM_RESHAPE,
+  WT_GM_PERMUTE,
+  WT_GM_TRANSPOSE
+} wt_gm_op;
+
+/* Tensor flags (ggml's input and output; external: the data lives in a
+** buffer of its own, as weights and caches do, so ggml-alloc skips it). */
+enum { WT_GM_INPUT = 1, WT_GM_OUTPUT = 2, WT_GM_EXTERNAL = 4, WT_GM_VISITED = 8 };
+
+typedef struct wt_gm_tensor {
+  int type;
+  int64_t ne[4];
+  uint64_t nb[4];
+  wt_gm_op op;
+  int src[WT_GM_MAX_SRC]; /* tensor ids, -1 for none */
+  int view_src;           /* the tensor a view's data lies in, -1 */
+  unsigned flags;
+} wt_gm_tensor;
+
+/* A graph being built: every tensor made, and the nodes and leafs in the
+** order ggml's build_forward_expand adds them. */
+typedef struct wt_graph {
+  wt_gm_tensor *t;
+  int n_t, cap_t;
+  int *nodes, n_nodes, cap_nodes;
+  int *leafs, n_leafs, cap_leafs;
+  int failed; /* out of memory or a shape that cannot be: every call after is a no-op */
+} wt_graph;
+
+void wt_graph_init(wt_graph *g);
+void wt_graph_free(wt_graph *g);
+
+/* A new tensor: a leaf of ggml type `type` and shape ne (unused dims 1),
+** contiguous; flags as above.  Returns its id (-1 once g has failed). */
+int wt_gm_new(wt_graph *g, int type, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3,
+              unsigned flags);
+
+/* The operations, as ggml's functions of the same names shape them. */
+int wt_gm_get_rows(wt_graph *g, int a, int b);
+int wt_gm_set_rows(wt_graph *g, int a, int b, int c);
+int wt_gm_rms_norm(wt_graph *g, int a);
+int wt_gm_norm(wt_graph *g, int a);
+int wt_gm_mul(wt_graph *g, int a, int b);
+int wt_gm_add(wt_graph *g, int a, int b);
+int wt_gm_scale(wt_graph *g, int a);
+int wt_gm_mul_mat(wt_graph *g, int a, int b);
+int wt_gm_rope(wt_graph *g, int a, int pos, int factors);
+int wt_gm_soft_max_ext(wt_graph *g, int a, int mask);
+int wt_gm_flash_attn_ext(wt_graph *g, int q, int k, int v, int mask);
+int wt_gm_cont_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3);
+int wt_gm_cast(wt_graph *g, int a, int type);
+int wt_gm_glu_split(wt_graph *g, int a, int b);
+int wt_gm_unary(wt_graph *g, int a);
+int wt_gm_reshape_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3);
+int wt_gm_view_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3,
+                  uint64_t nb1, uint64_t nb2, uint64_t nb3);
+int wt_gm_permute(wt_graph *g, int a, int ax0, int ax1, int ax2, int ax3);
+int wt_gm_transpose(wt_graph *g, int a);
+
+void wt_gm_set_flag(wt_graph *g, int t, unsigned flag);
+
+/* Bytes of tensor t's data (ggml_nbytes). */
+uint64_t wt_gm_nbytes(const wt_graph *g, int t);
+
+/* Add t and the tensors it depends on to the graph, depth first, sources
+** in order (ggml_build_forward_expand). */
+void wt_gm_expand(wt_graph *g, int t);
+
+/* The bytes ggml-alloc reserves for the graph in one buffer of the given
+** alignment: 0 with *size set, -1 when the graph failed or ggml-alloc
+** would abort (more than its 256 free blocks). */
+int wt_graph_alloc(const wt_graph *g, uint64_t alignment, uint64_t *size);
+
+#endif

@@ -1,0 +1,269 @@
+/*
+** llama_graph.c: llama's graph as llama.cpp builds it, for the size of its
+** compute buffer (llama_graph.h).
+**
+** Each function below mirrors one of llama.cpp's graph builders
+** (src/llama-graph.cpp: build_inp_embd, build_attn_inp_kv, build_attn,
+** build_attn_mha, build_ffn; src/llama-kv-cache.cpp: cpy_k, cpy_v, get_k,
+** get_v; src/models/llama.cpp), making the same tensors in the same order
+** and expanding the graph at the same points, because ggml-alloc's layout
+** depends on that order.  llama.cpp reserves the buffer for the larger of
+** a prompt micro-batch (n_tokens tokens, all of them outputs) and a
+** one-token-per-sequence graph (llama_context::sched_reserve); the CPU
+** buffer type aligns tensors to 32 bytes (TENSOR_ALIGNMENT).
+*/
+#include "llama_graph.h"
+
+#include <string.h>
+
+#include "formats/ggml_type.h"
+#include "graph_model.h"
+
+#define LG_ALIGNMENT 32 /* ggml's TENSOR_ALIGNMENT, the CPU buffer type's */
+
+/* The graph being built and what every layer shares. */
+typedef struct lg_ctx {
+  wt_graph g;
+  const wt_lg_params *p;
+  int64_t n_tokens, n_outputs, n_stream, n_kv;
+  int v_trans;   /* V cache stored transposed (flash attention off) */
+  int64_t v_gqa; /* the V cache's row: the widest layer's */
+  int pos, k_idxs, v_idxs, mask, out_ids;
+} lg_ctx;
+
+/* Bytes of n values of ggml type t (ggml_row_size). */
+static uint64_t lg_row(int t, int64_t n) {
+  const ggml_type_info *ti = ggml_type_get(t);
+  return ti == NULL || ti->block_size == 0 ? 0 : (uint64_t)n / ti->block_size * ti->type_size;
+}
+
+/* A weight: a leaf in a buffer of its own (its type does not matter here). */
+static int lg_weight(lg_ctx *c, int64_t ne0, int64_t ne1) {
+  return wt_gm_new(&c->g, WT_GM_F32, ne0, ne1, 1, 1, WT_GM_EXTERNAL);
+}
+
+/* build_lora_mm then an optional bias: w x cur (+ b). */
+static int lg_linear(lg_ctx *c, int64_t n_in, int64_t n_out, int cur, int bias) {
+  int t = wt_gm_mul_mat(&c->g, lg_weight(c, n_in, n_out), cur);
+  return bias ? wt_gm_add(&c->g, t, lg_weight(c, n_out, 1)) : t;
+}
+
+/* build_norm with LLM_NORM_RMS and a weight. */
+static int lg_rms_norm(lg_ctx *c, int cur) {
+  wt_graph *g = &c->g;
+  return wt_gm_mul(g, wt_gm_rms_norm(g, cur), lg_weight(c, (int64_t)c->p->n_embd, 1));
+}
+
+/* ggml_view_2d / ggml_reshape_2d / _3d in terms of the 4-d calls. */
+static int lg_view_2d(lg_ctx *c, int a, int64_t ne0, int64_t ne1, uint64_t nb1) {
+  return wt_gm_view_4d(&c->g, a, ne0, ne1, 1, 1, nb1, nb1 * (uint64_t)ne1, nb1 * (uint64_t)ne1);
+}
+static int lg_reshape_2d(lg_ctx *c, int a, int64_t ne0, int64_t ne1) {
+  return wt_gm_reshape_4d(&c->g, a, ne0, ne1, 1, 1);
+}
+static int lg_reshape_3d(lg_ctx *c, int a, int64_t ne0, int64_t ne1, int64_t ne2) {
+  return wt_gm_reshape_4d(&c->g, a, ne0, ne1, ne2, 1);
+}
+
+/* The inputs every layer reads: positions, where K and V rows go, the
+** mask, and which tokens are outputs (build_inp_pos, build_attn_inp_kv,
+** build_inp_out_ids). */
+static void lg_inputs(lg_ctx *c) {
+  wt_graph *g = &c->g;
+  int64_t nv = c->v_trans ? c->n_tokens * c->v_gqa : c->n_tokens;
+  c->pos = wt_gm_new(g, WT_GM_I32, c->n_tokens, 1, 1, 1, WT_GM_INPUT);
+  c->k_idxs = wt_gm_new(g, WT_GM_I64, c->n_tokens, 1, 1, 1, WT_GM_INPUT);
+  c->v_idxs = wt_gm_new(g, WT_GM_I64, nv, 1, 1, 1, WT_GM_INPUT);
+  c->mask = wt_gm_new(g, c->p->flash_attn ? WT_GM_F16 : WT_GM_F32, c->n_kv,
+                      c->n_tokens / c->n_stream, 1, c->n_stream, WT_GM_INPUT);
+  c->out_ids = wt_gm_new(g, WT_GM_I32, c->n_outputs, 1, 1, 1, WT_GM_INPUT);
+}
+
+/* build_inp_embd: the token path's rows and the unused vector input. */
+static int lg_embeddings(lg_ctx *c) {
+  wt_graph *g = &c->g;
+  int64_t n_embd = (int64_t)c->p->n_embd;
+  int cur, tokens = wt_gm_new(g, WT_GM_I32, c->n_tokens, 1, 1, 1, WT_GM_INPUT);
+  int embd = wt_gm_new(g, WT_GM_F32, n_embd, c->n_tokens, 1, 1, WT_GM_INPUT);
+  int rows = wt_gm_get_rows(g, lg_weight(c, n_embd, (int64_t)c->p->n_vocab), tokens);
+  wt_gm_expand(g, rows); /* ggml_build_forward_select: both paths are in the graph */
+  wt_gm_expand(g, embd);
+  cur = c->p->features & WT_LG_EMBD_SCALE ? wt_gm_scale(g, rows) : rows;
+  wt_gm_expand(g, cur);
+  return cur;
+}
+
+/* cpy_k / cpy_v: store this layer's K or V rows into the cache. */
+static int lg_store(lg_ctx *c, int cache, int cur, int64_t gqa, int is_v) {
+  wt_graph *g = &c->g;
+  int64_t cells = (int64_t)c->p->cells;
+  if (is_v && c->v_trans) {
+    int view, rows;
+    cur = lg_reshape_2d(c, cur, gqa, c->n_tokens);
+    if (gqa != c->v_gqa)
+      return -1; /* ggml_pad of a narrower layer: not modelled */
+    view = lg_reshape_2d(c, cache, 1, c->v_gqa * cells * c->n_stream);
+    rows = lg_reshape_2d(c, cur, 1, gqa * c->n_tokens);
+    return wt_gm_set_rows(g, view, rows, c->v_idxs);
+  }
+  cur = lg_view_2d(c, cur, gqa, c->n_tokens, g->t[cur].nb[2]);
+  if (c->n_stream > 1)
+    cache = lg_reshape_2d(c, cache, gqa, cells * c->n_stream);
+  return wt_gm_set_rows(g, cache, cur, is_v ? c->v_idxs : c->k_idxs);
+}
+
+/* build_attn_mha: attention of q over the cached k and v. */
+static int lg_mha(lg_ctx *c, int q, int k, int v) {
+  wt_graph *g = &c->g;
+  const wt_gm_tensor *qt = &g->t[q];
+  int cur;
+  q = wt_gm_view_4d(g, q, qt->ne[0], qt->ne[1], qt->ne[2] / c->n_stream, c->n_stream, qt->nb[1],
+                    qt->nb[2], qt->nb[3] / (uint64_t)c->n_stream);
+  q = wt_gm_permute(g, q, 0, 2, 1, 3);
+  k = wt_gm_permute(g, k, 0, 2, 1, 3);
+  v = wt_gm_permute(g, v, 0, 2, 1, 3);
+  if (c->p->flash_attn) {
+    const wt_gm_tensor *t;
+    if (g->t[k].type == WT_GM_F32)
+      k = wt_gm_cast(g, k, WT_GM_F16);
+    if (g->t[v].type == WT_GM_F32)
+      v = wt_gm_cast(g, v, WT_GM_F16);
+    cur = wt_gm_flash_attn_ext(g, q, k, v, c->mask);
+    if (cur < 0)
+      return -1;
+    t = &g->t[cur];
+    cur = lg_reshape_2d(c, cur, t->ne[0] * t->ne[1], t->ne[2] * t->ne[3]);
+  } else {
+    const wt_gm_tensor *t;
+    int kq = wt_gm_soft_max_ext(g, wt_gm_mul_mat(g, k, q), c->mask);
+    cur = wt_gm_permute(g, wt_gm_mul_mat(g, v, kq), 0, 2, 1, 3);
+    if (cur < 0)
+      return -1;
+    t = &g->t[cur];
+    cur = wt_gm_cont_4d(g, cur, t->ne[0] * t->ne[1], t->ne[2] * t->ne[3], 1, 1);
+  }
+  wt_gm_expand(g, cur);
+  return cur;
+}
+
+/* One layer's self-attention (the llama builder, then build_attn). */
+static int lg_attention(lg_ctx *c, uint64_t il, int cur) {
+  wt_graph *g = &c->g;
+  const wt_lg_params *p = c->p;
+  int64_t hk = (int64_t)p->head_k, hv = (int64_t)p->head_v, nh = (int64_t)p->n_head[il];
+  int64_t nkv = (int64_t)p->n_head_kv[il], n_embd = (int64_t)p->n_embd, cells = (int64_t)p->cells;
+  unsigned b = p->bias[il];
+  int q, k, v, kc, vc;
+  q = lg_linear(c, n_embd, hk * nh, cur, b & WT_LG_BQ);
+  k = lg_linear(c, n_embd, hk * nkv, cur, b & WT_LG_BK);
+  v = lg_linear(c, n_embd, hv * nkv, cur, b & WT_LG_BV);
+  q = lg_reshape_3d(c, q, hk, nh, c->n_tokens);
+  k = lg_reshape_3d(c, k, hk, nkv, c->n_tokens);
+  v = lg_reshape_3d(c, v, hv, nkv, c->n_tokens);
+  if (p->features & WT_LG_QK_NORM) {
+    q = wt_gm_mul(g, wt_gm_rms_norm(g, q), lg_weight(c, hk, 1));
+    q = wt_gm_rope(g, q, c->pos, -1);
+    k = wt_gm_mul(g, wt_gm_rms_norm(g, k), lg_weight(c, hk, 1));
+    k = wt_gm_rope(g, k, c->pos, -1);
+  } else {
+    q = wt_gm_rope(g, q, c->pos, -1);
+    k = wt_gm_rope(g, k, c->pos, -1);
+  }
+  wt_gm_expand(g, q);
+  wt_gm_expand(g, v);
+  wt_gm_expand(g, k);
+  kc = wt_gm_new(g, p->type_k, hk * nkv, cells, c->n_stream, 1, WT_GM_EXTERNAL);
+  vc = wt_gm_new(g, p->type_v, c->v_trans ? c->v_gqa : hv * nkv, cells, c->n_stream, 1,
+                 WT_GM_EXTERNAL);
+  wt_gm_expand(g, lg_store(c, kc, k, hk * nkv, 0));
+  wt_gm_expand(g, lg_store(c, vc, v, hv * nkv, 1));
+  k = wt_gm_view_4d(g, kc, hk, nkv, c->n_kv, c->n_stream, lg_row(p->type_k, hk),
+                    lg_row(p->type_k, hk * nkv), lg_row(p->type_k, hk * nkv * cells));
+  if (c->v_trans)
+    v = wt_gm_view_4d(g, vc, c->n_kv, nkv, hv, c->n_stream, lg_row(p->type_v, cells * hv),
+                      lg_row(p->type_v, cells), lg_row(p->type_v, cells * c->v_gqa));
+  else
+    v = wt_gm_view_4d(g, vc, hv, nkv, c->n_kv, c->n_stream, lg_row(p->type_v, hv),
+                      lg_row(p->type_v, hv * nkv), lg_row(p->type_v, hv * nkv * cells));
+  cur = lg_mha(c, q, k, v);
+  return lg_linear(c, hv * nh, n_embd, cur, b & WT_LG_BO);
+}
+
+/* build_ffn with SiLU and a parallel gate (fused into swiglu). */
+static int lg_ffn(lg_ctx *c, uint64_t il, int cur) {
+  int64_t n_embd = (int64_t)c->p->n_embd, n_ff = (int64_t)c->p->n_ff[il];
+  unsigned b = c->p->bias[il];
+  int up = lg_linear(c, n_embd, n_ff, cur, b & WT_LG_B_UP);
+  int gate = lg_linear(c, n_embd, n_ff, cur, b & WT_LG_B_GATE);
+  return lg_linear(c, n_ff, n_embd, wt_gm_glu_split(&c->g, gate, up), b & WT_LG_B_DOWN);
+}
+
+/* The whole graph for a micro-batch of n_tokens (n_outputs of them
+** outputs), and the bytes ggml-alloc plans for it. */
+static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, uint64_t *bytes) {
+  lg_ctx c;
+  wt_graph *g = &c.g;
+  uint64_t il;
+  int cur, rc;
+  memset(&c, 0, sizeof(c));
+  wt_graph_init(g);
+  c.p = p;
+  c.n_tokens = n_tokens;
+  c.n_outputs = n_outputs;
+  c.n_stream = (int64_t)p->n_seq;
+  c.n_kv = (int64_t)p->cells;
+  c.v_trans = !p->flash_attn;
+  for (il = 0; il < p->n_layer; il++)
+    if ((int64_t)(p->head_v * p->n_head_kv[il]) > c.v_gqa)
+      c.v_gqa = (int64_t)(p->head_v * p->n_head_kv[il]);
+  cur = lg_embeddings(&c);
+  lg_inputs(&c);
+  for (il = 0; il < p->n_layer; il++) {
+    int in = cur, ffn_in;
+    cur = lg_attention(&c, il, lg_rms_norm(&c, cur));
+    if (il == p->n_layer - 1) {
+      cur = wt_gm_get_rows(g, cur, c.out_ids);
+      in = wt_gm_get_rows(g, in, c.out_ids);
+    }
+    if (p->features & WT_LG_RESIDUAL_SCALE)
+      cur = wt_gm_scale(g, cur);
+    ffn_in = wt_gm_add(g, cur, in);
+    cur = lg_ffn(&c, il, lg_rms_norm(&c, ffn_in));
+    if (p->features & WT_LG_RESIDUAL_SCALE)
+      cur = wt_gm_scale(g, cur);
+    cur = wt_gm_add(g, cur, ffn_in);
+  }
+  cur = lg_rms_norm(&c, cur);
+  wt_gm_set_flag(g, cur, WT_GM_OUTPUT); /* the embeddings, kept */
+  cur = wt_gm_mul_mat(g, lg_weight(&c, (int64_t)p->n_embd, (int64_t)p->n_vocab), cur);
+  if (p->features & WT_LG_OUTPUT_BIAS)
+    cur = wt_gm_add(g, cur, lg_weight(&c, (int64_t)p->n_vocab, 1));
+  if (p->features & WT_LG_LOGIT_SCALE)
+    cur = wt_gm_scale(g, cur);
+  wt_gm_set_flag(g, cur, WT_GM_OUTPUT); /* the logits */
+  wt_gm_expand(g, cur);
+  rc = wt_graph_alloc(g, LG_ALIGNMENT, bytes);
+  wt_graph_free(g);
+  return rc;
+}
+
+int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes) {
+  const ggml_type_info *tk = ggml_type_get(p->type_k), *tv = ggml_type_get(p->type_v);
+  uint64_t pp = 0, tg = 0, n_tokens, il;
+  *bytes = 0;
+  /* llama.cpp rotates a quantized cache whose heads are a multiple of 64
+  ** wide (llama_kv_cache: attn_rot_k / attn_rot_v): more nodes than here. */
+  if (tk == NULL || tv == NULL || (tk->block_size > 1 && p->head_k % 64 == 0) ||
+      (tv->block_size > 1 && p->head_v % 64 == 0) || p->n_seq == 0 || p->n_tokens == 0)
+    return 1;
+  for (il = 0; il < p->n_layer; il++)
+    if (p->n_head_kv[il] == 0 || p->n_head[il] == 0 || p->n_ff[il] == 0)
+      return 1;
+  /* graph_reserve rounds the tokens up to a multiple of the sequences */
+  n_tokens = (p->n_tokens + p->n_seq - 1) / p->n_seq * p->n_seq;
+  if (lg_graph(p, (int64_t)n_tokens, (int64_t)p->n_tokens, &pp) != 0 ||
+      lg_graph(p, (int64_t)p->n_seq, (int64_t)p->n_seq, &tg) != 0)
+    return -1;
+  *bytes = pp > tg ? pp : tg;
+  return 0;
+}

@@ -1,0 +1,59 @@
+/*
+** llama_graph.h: the compute buffer llama.cpp reserves for a model whose
+** graph is llama's (src/models/llama.cpp at llama.cpp commit de3ff815):
+** token embeddings, per layer RMS norm, Q/K/V with optional biases, RoPE,
+** attention over the KV cache (flash attention or not), output projection,
+** RMS norm and a SwiGLU feed-forward; final norm and logits.
+**
+** wt_llama_compute() builds that graph with graph_model.h for the two
+** graphs llama.cpp reserves (a micro-batch of prompt, then one token per
+** sequence) and returns the larger buffer, exactly as ggml-alloc sizes it
+** for the CPU backend.  Pure C, no SQLite.
+*/
+#ifndef WT_LLAMA_GRAPH_H
+#define WT_LLAMA_GRAPH_H
+
+#include <stdint.h>
+
+/* Optional biases a layer may have (llama.cpp creates them when present). */
+enum {
+  WT_LG_BQ = 1,
+  WT_LG_BK = 2,
+  WT_LG_BV = 4,
+  WT_LG_BO = 8,
+  WT_LG_B_UP = 16,
+  WT_LG_B_GATE = 32,
+  WT_LG_B_DOWN = 64
+};
+
+/* How a model's graph departs from llama's, as llama.cpp's builders for
+** these architectures do (src/models/qwen2.cpp, qwen3.cpp, granite.cpp). */
+enum {
+  WT_LG_QK_NORM = 1,        /* qwen3: RMS norm of Q and K per head, before RoPE */
+  WT_LG_OUTPUT_BIAS = 2,    /* qwen2: a bias added to the logits */
+  WT_LG_EMBD_SCALE = 4,     /* granite: embeddings scaled */
+  WT_LG_RESIDUAL_SCALE = 8, /* granite: attention and FFN outputs scaled */
+  WT_LG_LOGIT_SCALE = 16    /* granite: logits scaled */
+};
+
+typedef struct wt_lg_params {
+  unsigned features; /* WT_LG_QK_NORM ... */
+  uint64_t n_layer, n_embd, n_vocab;
+  uint64_t head_k, head_v;   /* per-head widths of K and V (llama: equal) */
+  const uint64_t *n_head;    /* [n_layer] */
+  const uint64_t *n_head_kv; /* [n_layer] */
+  const uint64_t *n_ff;      /* [n_layer] */
+  const unsigned *bias;      /* [n_layer] WT_LG_* */
+  uint64_t cells;            /* KV cells per stream */
+  uint64_t n_seq;            /* sequences = streams (kv_unified off) */
+  uint64_t n_tokens;         /* the micro-batch: min(n_ctx, n_ubatch) */
+  int flash_attn;            /* 0 or 1, resolved */
+  int type_k, type_v;        /* ggml type ids of the caches */
+} wt_lg_params;
+
+/* 0 with *bytes set; 1 when the graph is not one this file models (a
+** quantized cache llama.cpp rotates, a layer without KV heads); -1 out of
+** memory or ggml-alloc would abort. */
+int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes);
+
+#endif
