@@ -107,5 +107,9 @@ mutant stats_last 'sums_scalar(x + i, n - i, k, r);' 'sums_scalar(x + i, n - i -
 mutant mapped_copy 'if (wt_guarded_copy(buf, f->map + off, n) == WT_GUARD_FAULT)' \
   'if (wt_guarded_copy(buf, f->map + off + (n > 4096), n) == WT_GUARD_FAULT)'
 mutant mapped_scan 'a.p = f->map + off;' 'a.p = f->map + off + 1;'
+# the compute buffer's model of ggml-alloc never reuses a source in place;
+# it forgets that views keep their source alive
+mutant no_inplace 'if (gm_can_inplace(t->op))' 'if (gm_can_inplace(t->op) && t->op == WT_GM_NONE)'
+mutant views_ignored 'st[t->view_src].n_views++;' '(void)0;'
 
 echo "mutation smoke: all $caught faults caught"
