@@ -163,6 +163,12 @@ int wt_gm_scale(wt_graph *g, int a) {
 int wt_gm_unary(wt_graph *g, int a) {
   return gm_like(g, WT_GM_UNARY, a, -1);
 }
+int wt_gm_clamp(wt_graph *g, int a) {
+  return gm_like(g, WT_GM_CLAMP, a, -1);
+}
+int wt_gm_div(wt_graph *g, int a, int b) {
+  return gm_like(g, WT_GM_DIV, a, b);
+}
 int wt_gm_soft_max_ext(wt_graph *g, int a, int mask) {
   return gm_like(g, WT_GM_SOFT_MAX, a, mask);
 }
@@ -196,6 +202,38 @@ int wt_gm_mul_mat(wt_graph *g, int a, int b) {
   ne[2] = g->t[b].ne[2];
   ne[3] = g->t[b].ne[3];
   return gm_new_op(g, WT_GM_F32, ne, WT_GM_MUL_MAT, a, b);
+}
+
+/* mul_mat_id: for each token, its selected experts' matrices (as) times b. */
+int wt_gm_mul_mat_id(wt_graph *g, int as, int b, int ids) {
+  int64_t ne[4];
+  int t;
+  if (!gm_ok(g, as, b) || !gm_ok(g, ids, -1) || b < 0)
+    return g->failed = 1, -1;
+  ne[0] = g->t[as].ne[1];
+  ne[1] = g->t[ids].ne[0];
+  ne[2] = g->t[b].ne[2];
+  ne[3] = 1;
+  t = gm_new_op(g, WT_GM_F32, ne, WT_GM_MUL_MAT_ID, as, b);
+  if (t >= 0)
+    g->t[t].src[2] = ids;
+  return t;
+}
+
+/* argsort: the I32 order of each row of a (a new tensor). */
+int wt_gm_argsort(wt_graph *g, int a) {
+  if (!gm_ok(g, a, -1))
+    return -1;
+  return gm_new_op(g, WT_GM_I32, g->t[a].ne, WT_GM_ARGSORT, a, -1);
+}
+
+int wt_gm_sum_rows(wt_graph *g, int a) {
+  int64_t ne[4];
+  if (!gm_ok(g, a, -1))
+    return -1;
+  memcpy(ne, g->t[a].ne, sizeof(ne));
+  ne[0] = 1;
+  return gm_new_op(g, g->t[a].type, ne, WT_GM_SUM_ROWS, a, -1);
 }
 
 int wt_gm_get_rows(wt_graph *g, int a, int b) {
@@ -458,8 +496,9 @@ static int gm_same_layout(const wt_gm_tensor *a, const wt_gm_tensor *b) {
 
 /* ggml_op_can_inplace, for the ops modelled. */
 static int gm_can_inplace(wt_gm_op op) {
-  return op == WT_GM_SCALE || op == WT_GM_ADD || op == WT_GM_MUL || op == WT_GM_UNARY ||
-         op == WT_GM_ROPE || op == WT_GM_RMS_NORM || op == WT_GM_SOFT_MAX;
+  return op == WT_GM_SCALE || op == WT_GM_ADD || op == WT_GM_MUL || op == WT_GM_DIV ||
+         op == WT_GM_UNARY || op == WT_GM_ROPE || op == WT_GM_RMS_NORM || op == WT_GM_CLAMP ||
+         op == WT_GM_SOFT_MAX;
 }
 
 /* ggml_gallocr_allocate_node: nothing for a view or a tensor with its own

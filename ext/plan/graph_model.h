@@ -35,6 +35,11 @@ typedef enum wt_gm_op {
   WT_GM_ADD,
   WT_GM_SCALE,
   WT_GM_MUL_MAT,
+  WT_GM_MUL_MAT_ID,
+  WT_GM_ARGSORT,
+  WT_GM_SUM_ROWS,
+  WT_GM_CLAMP,
+  WT_GM_DIV,
   WT_GM_ROPE,
   WT_GM_SOFT_MAX,
   WT_GM_FLASH_ATTN_EXT,
@@ -89,6 +94,11 @@ int wt_gm_mul(wt_graph *g, int a, int b);
 int wt_gm_add(wt_graph *g, int a, int b);
 int wt_gm_scale(wt_graph *g, int a);
 int wt_gm_mul_mat(wt_graph *g, int a, int b);
+int wt_gm_mul_mat_id(wt_graph *g, int as, int b, int ids);
+int wt_gm_argsort(wt_graph *g, int a);
+int wt_gm_sum_rows(wt_graph *g, int a);
+int wt_gm_clamp(wt_graph *g, int a);
+int wt_gm_div(wt_graph *g, int a, int b);
 int wt_gm_rope(wt_graph *g, int a, int pos, int factors);
 int wt_gm_soft_max_ext(wt_graph *g, int a, int mask);
 int wt_gm_flash_attn_ext(wt_graph *g, int q, int k, int v, int mask);

@@ -189,13 +189,72 @@ static int lg_attention(lg_ctx *c, uint64_t il, int cur) {
   return lg_linear(c, hv * nh, n_embd, cur, b & WT_LG_BO);
 }
 
-/* build_ffn with SiLU and a parallel gate (fused into swiglu). */
-static int lg_ffn(lg_ctx *c, uint64_t il, int cur) {
-  int64_t n_embd = (int64_t)c->p->n_embd, n_ff = (int64_t)c->p->n_ff[il];
-  unsigned b = c->p->bias[il];
+/* build_ffn with SiLU and a parallel gate (fused into swiglu), n_ff wide. */
+static int lg_ffn(lg_ctx *c, int64_t n_ff, unsigned b, int cur) {
+  int64_t n_embd = (int64_t)c->p->n_embd;
   int up = lg_linear(c, n_embd, n_ff, cur, b & WT_LG_B_UP);
   int gate = lg_linear(c, n_embd, n_ff, cur, b & WT_LG_B_GATE);
   return lg_linear(c, n_ff, n_embd, wt_gm_glu_split(&c->g, gate, up), b & WT_LG_B_DOWN);
+}
+
+/* build_moe_ffn with softmax gating and SiLU experts: route each token to
+** its n_expert_used experts, weigh their outputs and add them up. */
+static int lg_moe(lg_ctx *c, uint64_t il, int cur) {
+  wt_graph *g = &c->g;
+  const wt_lg_params *p = c->p;
+  int64_t n_embd = (int64_t)p->n_embd, n_exp = (int64_t)p->n_expert;
+  int64_t k = (int64_t)p->n_expert_used, n_ff = (int64_t)p->n_ff[il];
+  int64_t n = g->failed ? 1 : g->t[cur].ne[1];
+  int probs, sel, w, up, gate, experts, out, first;
+  int64_t i;
+  const wt_gm_tensor *t;
+  probs = wt_gm_soft_max_ext(g, wt_gm_mul_mat(g, lg_weight(c, n_embd, n_exp), cur), -1);
+  sel = wt_gm_argsort(g, probs);
+  if (sel < 0)
+    return -1;
+  t = &g->t[sel];
+  sel = wt_gm_view_4d(g, sel, k, t->ne[1], t->ne[2], t->ne[3], t->nb[1], t->nb[2], t->nb[3]);
+  w = wt_gm_get_rows(g, lg_reshape_3d(c, probs, 1, n_exp, n), sel);
+  if (p->features & WT_LG_MOE_NORM) {
+    int sum;
+    w = lg_reshape_2d(c, w, k, n);
+    sum = wt_gm_clamp(g, wt_gm_sum_rows(g, w));
+    w = lg_reshape_3d(c, wt_gm_div(g, w, sum), 1, k, n);
+  }
+  wt_gm_expand(g, w);
+  cur = lg_reshape_3d(c, cur, n_embd, 1, n);
+  up = wt_gm_mul_mat_id(g, lg_weight(c, n_embd, n_ff), cur, sel);
+  gate = wt_gm_mul_mat_id(g, lg_weight(c, n_embd, n_ff), cur, sel);
+  experts = wt_gm_mul_mat_id(g, lg_weight(c, n_ff, n_embd), wt_gm_glu_split(g, gate, up), sel);
+  experts = wt_gm_mul(g, experts, w);
+  wt_gm_expand(g, experts);
+  if (experts < 0)
+    return -1;
+  /* the views of each expert's rows first, then the adds (as llama.cpp
+  ** orders them); a view's id is the first of the k made in a row */
+  first = g->n_t;
+  for (i = 0; i < k; i++) {
+    uint64_t nb2 = g->failed ? 0 : g->t[experts].nb[2];
+    wt_gm_expand(
+        g, wt_gm_view_4d(g, experts, n_embd, n, 1, 1, nb2, nb2 * (uint64_t)n, nb2 * (uint64_t)n));
+  }
+  out = first;
+  for (i = 1; i < k; i++) {
+    out = wt_gm_add(g, out, first + (int)i);
+    wt_gm_expand(g, out);
+  }
+  if (k == 1)
+    out = wt_gm_cont_4d(g, out, n_embd, n, 1, 1);
+  return out;
+}
+
+/* qwen2moe's shared expert: an FFN scaled by a sigmoid gate (written as
+** silu(x) / x, as llama.cpp does). */
+static int lg_shared_expert(lg_ctx *c, int cur) {
+  wt_graph *g = &c->g;
+  int in = wt_gm_mul_mat(g, lg_weight(c, (int64_t)c->p->n_embd, 1), cur);
+  int gate = wt_gm_div(g, wt_gm_unary(g, in), in);
+  return wt_gm_mul(g, lg_ffn(c, (int64_t)c->p->n_ff_shared, 0, cur), gate);
 }
 
 /* The whole graph for a micro-batch of n_tokens (n_outputs of them
@@ -228,7 +287,13 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
     if (p->features & WT_LG_RESIDUAL_SCALE)
       cur = wt_gm_scale(g, cur);
     ffn_in = wt_gm_add(g, cur, in);
-    cur = lg_ffn(&c, il, lg_rms_norm(&c, ffn_in));
+    cur = lg_rms_norm(&c, ffn_in);
+    if (p->features & WT_LG_MOE) {
+      int moe = lg_moe(&c, il, cur);
+      cur = p->features & WT_LG_SHARED_EXPERT ? wt_gm_add(g, moe, lg_shared_expert(&c, cur)) : moe;
+    } else {
+      cur = lg_ffn(&c, (int64_t)p->n_ff[il], p->bias[il], cur);
+    }
     if (p->features & WT_LG_RESIDUAL_SCALE)
       cur = wt_gm_scale(g, cur);
     cur = wt_gm_add(g, cur, ffn_in);
@@ -259,6 +324,10 @@ int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes) {
   for (il = 0; il < p->n_layer; il++)
     if (p->n_head_kv[il] == 0 || p->n_head[il] == 0 || p->n_ff[il] == 0)
       return 1;
+  if ((p->features & WT_LG_MOE) &&
+      (p->n_expert_used == 0 || p->n_expert_used > p->n_expert || p->n_expert > (1 << 16) ||
+       ((p->features & WT_LG_SHARED_EXPERT) && p->n_ff_shared == 0)))
+    return 1;
   /* graph_reserve rounds the tokens up to a multiple of the sequences */
   n_tokens = (p->n_tokens + p->n_seq - 1) / p->n_seq * p->n_seq;
   if (lg_graph(p, (int64_t)n_tokens, (int64_t)p->n_tokens, &pp) != 0 ||

@@ -33,22 +33,26 @@ enum {
   WT_LG_OUTPUT_BIAS = 2,    /* qwen2: a bias added to the logits */
   WT_LG_EMBD_SCALE = 4,     /* granite: embeddings scaled */
   WT_LG_RESIDUAL_SCALE = 8, /* granite: attention and FFN outputs scaled */
-  WT_LG_LOGIT_SCALE = 16    /* granite: logits scaled */
+  WT_LG_LOGIT_SCALE = 16,   /* granite: logits scaled */
+  WT_LG_MOE = 32,           /* experts in place of the FFN (build_moe_ffn, softmax gating) */
+  WT_LG_MOE_NORM = 64,      /* the selected experts' weights normalised (llama, qwen3moe) */
+  WT_LG_SHARED_EXPERT = 128 /* qwen2moe: a shared expert with a sigmoid gate */
 };
 
 typedef struct wt_lg_params {
   unsigned features; /* WT_LG_QK_NORM ... */
   uint64_t n_layer, n_embd, n_vocab;
-  uint64_t head_k, head_v;   /* per-head widths of K and V (llama: equal) */
-  const uint64_t *n_head;    /* [n_layer] */
-  const uint64_t *n_head_kv; /* [n_layer] */
-  const uint64_t *n_ff;      /* [n_layer] */
-  const unsigned *bias;      /* [n_layer] WT_LG_* */
-  uint64_t cells;            /* KV cells per stream */
-  uint64_t n_seq;            /* sequences = streams (kv_unified off) */
-  uint64_t n_tokens;         /* the micro-batch: min(n_ctx, n_ubatch) */
-  int flash_attn;            /* 0 or 1, resolved */
-  int type_k, type_v;        /* ggml type ids of the caches */
+  uint64_t head_k, head_v;                       /* per-head widths of K and V (llama: equal) */
+  const uint64_t *n_head;                        /* [n_layer] */
+  const uint64_t *n_head_kv;                     /* [n_layer] */
+  const uint64_t *n_ff;                          /* [n_layer]: the FFN's width, or each expert's */
+  uint64_t n_expert, n_expert_used, n_ff_shared; /* WT_LG_MOE, WT_LG_SHARED_EXPERT */
+  const unsigned *bias;                          /* [n_layer] WT_LG_* */
+  uint64_t cells;                                /* KV cells per stream */
+  uint64_t n_seq;                                /* sequences = streams (kv_unified off) */
+  uint64_t n_tokens;                             /* the micro-batch: min(n_ctx, n_ubatch) */
+  int flash_attn;                                /* 0 or 1, resolved */
+  int type_k, type_v;                            /* ggml type ids of the caches */
 } wt_lg_params;
 
 /* 0 with *bytes set; 1 when the graph is not one this file models (a

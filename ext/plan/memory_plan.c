@@ -468,37 +468,45 @@ static int mp_nonzero(mp_ctx *x, const char *key) {
   return v.i != 0 || v.u != 0 || v.r != 0.0;
 }
 
-/* Architectures whose llama.cpp graph is llama's, with what they add. */
+/* Architectures whose llama.cpp graph is llama's, with what they add: for
+** a dense model, and for one with experts (0: not modelled). */
 static const struct {
   const char *arch;
-  unsigned features;
+  unsigned features, moe;
 } mp_llama_like[] = {
-    {"llama", 0},
-    {"mistral3", 0},
-    {"qwen2", 0}, /* + the output bias when the file has one */
-    {"qwen3", WT_LG_QK_NORM},
-    {"granite", WT_LG_LOGIT_SCALE}, /* + embedding and residual scales when set */
+    {"llama", 0, WT_LG_MOE | WT_LG_MOE_NORM},
+    {"mistral3", 0, 0},
+    {"qwen2", 0, 0}, /* + the output bias when the file has one */
+    {"qwen3", WT_LG_QK_NORM, 0},
+    {"qwen2moe", 0, WT_LG_MOE | WT_LG_SHARED_EXPERT},
+    {"qwen3moe", WT_LG_QK_NORM, WT_LG_QK_NORM | WT_LG_MOE | WT_LG_MOE_NORM},
+    {"granite", WT_LG_LOGIT_SCALE, 0}, /* + embedding and residual scales when set */
 };
 
 /* Which of mp_llama_like the model's graph is, with its features, checked
 ** against the keys that change that graph: 1 when it is one, 0 when not,
-** -1 on an error. */
-static int mp_llama_features(mp_ctx *x, unsigned *features) {
+** -1 on an error.  *n_expert is the expert count (0: dense). */
+static int mp_llama_features(mp_ctx *x, unsigned *features, uint64_t *n_expert) {
   size_t i;
-  int f = 0, g = 0, h = 0;
+  int f = 0, g = 0;
   for (i = 0; i < sizeof(mp_llama_like) / sizeof(mp_llama_like[0]); i++)
     if (strlen(mp_llama_like[i].arch) == x->arch.n &&
         memcmp(mp_llama_like[i].arch, x->arch.p, x->arch.n) == 0)
       break;
   if (i == sizeof(mp_llama_like) / sizeof(mp_llama_like[0]))
     return 0;
-  *features = mp_llama_like[i].features;
-  /* experts, llama.cpp's attention temperature (mistral3), a granite
-  ** vision deepstack or rope switched off: other graphs */
-  if ((f = mp_nonzero(x, "expert_count")) != 0 ||
-      (g = mp_nonzero(x, "attention.temperature_scale")) != 0 ||
-      (h = mp_nonzero(x, "deepstack_mapping")) != 0)
-    return f < 0 || g < 0 || h < 0 ? -1 : 0;
+  if (mp_uint(x, "expert_count", 0, 0, n_expert, NULL) != 0)
+    return -1;
+  *features = *n_expert ? mp_llama_like[i].moe : mp_llama_like[i].features;
+  if (*n_expert && *features == 0)
+    return 0;
+  /* llama.cpp's attention temperature (mistral3), a granite vision
+  ** deepstack, expert groups, or rope switched off: other graphs */
+  if ((f = mp_nonzero(x, "attention.temperature_scale")) != 0 ||
+      (g = mp_nonzero(x, "deepstack_mapping")) != 0)
+    return f < 0 || g < 0 ? -1 : 0;
+  if ((f = mp_nonzero(x, "expert_group_count")) != 0)
+    return f < 0 ? -1 : 0;
   if (mp_find(x, "rope.scaling.finetuned", 0) != NULL &&
       (f = mp_nonzero(x, "rope.scaling.finetuned")) <= 0)
     return f;
@@ -536,32 +544,54 @@ static int mp_llama_compute(mp_ctx *x, const wt_mem_settings *s, const uint64_t 
                 {"attn_v.bias", WT_LG_BV},      {"attn_output.bias", WT_LG_BO},
                 {"ffn_up.bias", WT_LG_B_UP},    {"ffn_gate.bias", WT_LG_B_GATE},
                 {"ffn_down.bias", WT_LG_B_DOWN}};
-  static const char *const needed[] = {"attn_q.weight",      "attn_k.weight", "attn_v.weight",
-                                       "attn_output.weight", "ffn_up.weight", "ffn_gate.weight",
-                                       "ffn_down.weight"};
+  /* the tensors each layer's graph reads: attention, then a dense FFN, or
+  ** experts (and a shared expert) */
+  static const char *const attn[] = {"attn_q.weight", "attn_k.weight", "attn_v.weight",
+                                     "attn_output.weight", NULL};
+  static const char *const dense[] = {"ffn_up.weight", "ffn_gate.weight", "ffn_down.weight", NULL};
+  static const char *const moe[] = {"ffn_gate_inp.weight", "ffn_up_exps.weight",
+                                    "ffn_gate_exps.weight", "ffn_down_exps.weight", NULL};
+  static const char *const shared[] = {"ffn_gate_inp_shexp.weight", "ffn_up_shexp.weight",
+                                       "ffn_gate_shexp.weight", "ffn_down_shexp.weight", NULL};
+  const char *const *needed[4];
   wt_lg_params p;
   uint64_t *ff, il;
   unsigned *bias, features = 0;
-  size_t i;
-  int rc = mp_llama_features(x, &features);
+  size_t i, j;
   const wt_meta *split = mp_find(x, "split.count", 1);
+  int rc;
+  memset(&p, 0, sizeof(p));
+  rc = mp_llama_features(x, &features, &p.n_expert);
   /* part 1 of a split GGUF: the other parts' layers are not here to check */
   if (rc <= 0 || hk != hv || (split != NULL && (rc = mp_split_count(x, split)) != 1))
     return rc < 0 ? -1 : 0;
-  rc = -1;
+  needed[0] = attn;
+  needed[1] = features & WT_LG_MOE ? moe : dense;
+  needed[2] = features & WT_LG_SHARED_EXPERT ? shared : NULL;
+  needed[3] = NULL;
   ff = calloc((size_t)x->n_layer, sizeof(*ff) + sizeof(*bias));
   if (ff == NULL)
     return wt_fail(x->err, "out of memory");
   bias = (unsigned *)(ff + x->n_layer);
-  memset(&p, 0, sizeof(p));
-  if (mp_per_layer(x, "feed_forward_length", NULL, ff) != 0 || mp_vocab(x, &p.n_vocab) != 0)
+  rc = -1;
+  /* each expert's width: expert_feed_forward_length, llama's the FFN's */
+  if (mp_per_layer(x,
+                   (features & WT_LG_MOE) && x->arch.n != 5 ? "expert_feed_forward_length"
+                                                            : "feed_forward_length",
+                   NULL, ff) != 0 ||
+      mp_vocab(x, &p.n_vocab) != 0 ||
+      mp_uint(x, "expert_used_count", (features & WT_LG_MOE) != 0, 0, &p.n_expert_used, NULL) !=
+          0 ||
+      mp_uint(x, "expert_shared_feed_forward_length", (features & WT_LG_SHARED_EXPERT) != 0, 0,
+              &p.n_ff_shared, NULL) != 0)
     goto done;
   for (il = 0; il < x->n_layer; il++) {
-    for (i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
-      if (!mp_has_tensor(x, il, needed[i])) {
-        rc = 0; /* a layer llama's graph does not describe */
-        goto done;
-      }
+    for (j = 0; needed[j] != NULL; j++)
+      for (i = 0; needed[j][i] != NULL; i++)
+        if (!mp_has_tensor(x, il, needed[j][i])) {
+          rc = 0; /* a layer this graph does not describe */
+          goto done;
+        }
     for (i = 0; i < sizeof(biases) / sizeof(biases[0]); i++)
       if (mp_has_tensor(x, il, biases[i].suffix))
         bias[il] |= biases[i].bit;
