@@ -25,10 +25,11 @@
 **   recurrent_state  mamba: r = (d_conv-1)(d_inner + 2 n_group d_state)
 **             and s = d_state d_inner F32 values per sequence and layer
 **   output    the logits buffer, n_vocab * n_seq F32
-**   compute   unknown (NULL): llama.cpp sizes the compute buffer by letting
-**             ggml-alloc plan its worst-case graph, which the planner does
-**             not reproduce; the row gives a size it cannot be below
-**             (at_least, see mp_compute)
+**   compute   the buffer ggml-alloc plans for llama.cpp's graph: exact
+**             for llama, mistral3, qwen2, qwen3 and granite in one file
+**             (mp_llama_compute, llama_graph.c); for other architectures
+**             and split GGUFs unknown (NULL), with a size it cannot be
+**             below (at_least, see mp_compute)
 **
 ** Sliding windows: gemma2 (every other layer, 4096 unless the file says),
 ** gemma3 (5 of 6 layers, when the file gives a window), cohere2 (3 of 4).
@@ -782,9 +783,10 @@ static int mp_vocab(mp_ctx *x, uint64_t *n_vocab) {
 ** in the llama_context constructor, src/llama-context.cpp, with
 ** n_outputs = min(n_tokens, n_batch)); its size depends on every node of
 ** the architecture's graph and on the order ggml-alloc frees and reuses
-** them (ggml/src/ggml-alloc.c), which the planner does not reproduce.  So
-** the row is unknown (NULL) and says what the buffer cannot be below: the
-** larger of two sets of tensors alive at once.  The logits (n_vocab x
+** them (ggml/src/ggml-alloc.c).  When mp_llama_compute built that graph
+** the row is its size.  Otherwise the row is unknown (NULL) and says what
+** the buffer cannot be below: the larger of two sets of tensors alive at
+** once.  The logits (n_vocab x
 ** n_tokens F32, a graph output, never freed) beside their input, the
 ** normed hidden state (n_embd x n_tokens F32), which ggml-alloc frees only
 ** after the logits are allocated; and without flash attention one layer's
