@@ -21,6 +21,7 @@
 #include "formats/ggml_type.h"
 
 #define GM_MAX_FREE_BLOCKS 256 /* ggml-alloc's MAX_FREE_BLOCKS: it aborts past this */
+#define GM_MAX_BYTES       ((uint64_t)1 << 60) /* a tensor or a buffer larger: "too big" */
 
 /* ============================ Building tensors ============================ */
 
@@ -69,6 +70,11 @@ static int gm_strides(wt_gm_tensor *t) {
   t->nb[1] = size * ((uint64_t)t->ne[0] / block);
   for (i = 2; i < 4; i++)
     t->nb[i] = t->nb[i - 1] * (uint64_t)t->ne[i - 1];
+  /* each ne <= 2^40 and size small, so a stride overflows only past 2^60
+  ** of a smaller one: check each before the next is formed */
+  for (i = 1; i < 4; i++)
+    if (t->nb[i] > GM_MAX_BYTES || (uint64_t)t->ne[i] > GM_MAX_BYTES / (t->nb[i] ? t->nb[i] : 1))
+      return -2;
   return 0;
 }
 
@@ -80,14 +86,14 @@ static int gm_tensor(wt_graph *g, int type, const int64_t ne[4], wt_gm_op op, in
     return -1;
   for (i = 0; i < 4; i++)
     if (ne[i] < 1 || ne[i] > ((int64_t)1 << 40)) {
-      g->failed = 1;
+      g->failed = WT_GM_TOO_BIG; /* (or empty: no graph llama.cpp would build) */
       return -1;
     }
   if (g->n_t == g->cap_t) {
     int c = g->cap_t ? g->cap_t * 2 : 1024;
     wt_gm_tensor *p = realloc(g->t, (size_t)c * sizeof(*p));
     if (p == NULL) {
-      g->failed = 1;
+      g->failed = WT_GM_NO_MEMORY;
       return -1;
     }
     g->t = p;
@@ -102,8 +108,8 @@ static int gm_tensor(wt_graph *g, int type, const int64_t ne[4], wt_gm_op op, in
     t->src[i] = -1;
   /* a view of a view lies in the first one's data */
   t->view_src = view_of >= 0 && g->t[view_of].view_src >= 0 ? g->t[view_of].view_src : view_of;
-  if (gm_strides(t) != 0) {
-    g->failed = 1;
+  if ((i = gm_strides(t)) != 0) {
+    g->failed = i == -2 ? WT_GM_TOO_BIG : WT_GM_NO_MEMORY;
     return -1;
   }
   return g->n_t++;
@@ -112,7 +118,8 @@ static int gm_tensor(wt_graph *g, int type, const int64_t ne[4], wt_gm_op op, in
 /* Whether ids are tensors of g (a failed call upstream gave -1). */
 static int gm_ok(wt_graph *g, int a, int b) {
   if (g->failed || a < 0 || a >= g->n_t || b < -1 || b >= g->n_t) {
-    g->failed = 1;
+    if (!g->failed)
+      g->failed = WT_GM_NO_MEMORY; /* an id of no tensor: a bug, reported as a failure */
     return 0;
   }
   return 1;
@@ -196,7 +203,7 @@ static int gm_new_op(wt_graph *g, int type, const int64_t ne[4], wt_gm_op op, in
 int wt_gm_mul_mat(wt_graph *g, int a, int b) {
   int64_t ne[4];
   if (!gm_ok(g, a, b) || b < 0)
-    return g->failed = 1, -1;
+    return -1;
   ne[0] = g->t[a].ne[1];
   ne[1] = g->t[b].ne[1];
   ne[2] = g->t[b].ne[2];
@@ -209,7 +216,7 @@ int wt_gm_mul_mat_id(wt_graph *g, int as, int b, int ids) {
   int64_t ne[4];
   int t;
   if (!gm_ok(g, as, b) || !gm_ok(g, ids, -1) || b < 0)
-    return g->failed = 1, -1;
+    return -1;
   ne[0] = g->t[as].ne[1];
   ne[1] = g->t[ids].ne[0];
   ne[2] = g->t[b].ne[2];
@@ -239,7 +246,7 @@ int wt_gm_sum_rows(wt_graph *g, int a) {
 int wt_gm_get_rows(wt_graph *g, int a, int b) {
   int64_t ne[4];
   if (!gm_ok(g, a, b) || b < 0)
-    return g->failed = 1, -1;
+    return -1;
   ne[0] = g->t[a].ne[0];
   ne[1] = g->t[b].ne[0];
   ne[2] = g->t[b].ne[1];
@@ -285,7 +292,7 @@ int wt_gm_cast(wt_graph *g, int a, int type) {
 
 int wt_gm_glu_split(wt_graph *g, int a, int b) {
   if (!gm_ok(g, a, b) || b < 0)
-    return g->failed = 1, -1;
+    return -1;
   return gm_new_op(g, g->t[a].type, g->t[a].ne, WT_GM_GLU, a, b);
 }
 
@@ -390,7 +397,7 @@ static void gm_visit(wt_graph *g, int id) {
   rc = t->op == WT_GM_NONE ? gm_push(&g->leafs, &g->n_leafs, &g->cap_leafs, id)
                            : gm_push(&g->nodes, &g->n_nodes, &g->cap_nodes, id);
   if (rc != 0)
-    g->failed = 1;
+    g->failed = WT_GM_NO_MEMORY;
 }
 
 void wt_gm_expand(wt_graph *g, int t) {
@@ -447,7 +454,9 @@ static uint64_t gm_take(gm_alloc *al, uint64_t size) {
   al->blocks[best].size -= size;
   if (al->blocks[best].size == 0)
     gm_remove_block(al, best);
-  if (at + size > al->max_size)
+  if (size > GM_MAX_BYTES || at > GM_MAX_BYTES - size)
+    al->failed = 1; /* the buffer passes 2^60 bytes */
+  else if (at + size > al->max_size)
     al->max_size = at + size;
   return at;
 }
@@ -541,7 +550,7 @@ int wt_graph_alloc(const wt_graph *g, uint64_t alignment, uint64_t *size) {
   int i, j;
   *size = 0;
   if (g->failed)
-    return -1;
+    return g->failed == WT_GM_TOO_BIG ? 1 : -1;
   st = calloc((size_t)g->n_t + 1, sizeof(*st));
   al = calloc(1, sizeof(*al));
   if (st == NULL || al == NULL) {
@@ -590,7 +599,7 @@ int wt_graph_alloc(const wt_graph *g, uint64_t alignment, uint64_t *size) {
     }
   }
   *size = al->max_size;
-  i = al->failed ? -1 : 0;
+  i = al->failed ? 1 : 0;
   free(st);
   free(al);
   return i;

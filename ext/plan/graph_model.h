@@ -67,6 +67,9 @@ typedef struct wt_gm_tensor {
   unsigned flags;
 } wt_gm_tensor;
 
+/* Why a graph failed. */
+enum { WT_GM_OK = 0, WT_GM_NO_MEMORY = 1, WT_GM_TOO_BIG = 2 };
+
 /* A graph being built: every tensor made, and the nodes and leafs in the
 ** order ggml's build_forward_expand adds them. */
 typedef struct wt_graph {
@@ -74,7 +77,7 @@ typedef struct wt_graph {
   int n_t, cap_t;
   int *nodes, n_nodes, cap_nodes;
   int *leafs, n_leafs, cap_leafs;
-  int failed; /* out of memory or a shape that cannot be: every call after is a no-op */
+  int failed; /* WT_GM_*: once set, every call after is a no-op */
 } wt_graph;
 
 void wt_graph_init(wt_graph *g);
@@ -122,8 +125,9 @@ uint64_t wt_gm_nbytes(const wt_graph *g, int t);
 void wt_gm_expand(wt_graph *g, int t);
 
 /* The bytes ggml-alloc reserves for the graph in one buffer of the given
-** alignment: 0 with *size set, -1 when the graph failed or ggml-alloc
-** would abort (more than its 256 free blocks). */
+** alignment: 0 with *size set; 1 when a tensor or the buffer would pass
+** 2^60 bytes, or ggml-alloc would abort (more than its 256 free blocks);
+** -1 when the graph ran out of memory. */
 int wt_graph_alloc(const wt_graph *g, uint64_t alignment, uint64_t *size);
 
 #endif

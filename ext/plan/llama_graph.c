@@ -19,16 +19,24 @@
 #include "formats/ggml_type.h"
 #include "graph_model.h"
 
-#define LG_ALIGNMENT 32 /* ggml's TENSOR_ALIGNMENT, the CPU buffer type's */
+#define LG_ALIGNMENT   32   /* ggml's TENSOR_ALIGNMENT, the CPU buffer type's */
+#define LG_MAX_EXPERTS 1024 /* LLAMA_MAX_EXPERTS: llama.cpp refuses more */
 
 /* The graph being built and what every layer shares. */
+/* A KV cache's inputs: where this batch's K and V rows go, and the mask. */
+typedef struct lg_kv {
+  int64_t cells;
+  int k_idxs, v_idxs, mask;
+} lg_kv;
+
 typedef struct lg_ctx {
   wt_graph g;
   const wt_lg_params *p;
-  int64_t n_tokens, n_outputs, n_stream, n_kv;
+  int64_t n_tokens, n_outputs, n_stream;
   int v_trans;   /* V cache stored transposed (flash attention off) */
   int64_t v_gqa; /* the V cache's row: the widest layer's */
-  int pos, k_idxs, v_idxs, mask, out_ids;
+  int pos, out_ids;
+  lg_kv kv[2]; /* the cache, and the sliding-window one (llama_kv_cache_iswa) */
 } lg_ctx;
 
 /* Bytes of n values of ggml type t (ggml_row_size). */
@@ -71,11 +79,17 @@ static int lg_reshape_3d(lg_ctx *c, int a, int64_t ne0, int64_t ne1, int64_t ne2
 static void lg_inputs(lg_ctx *c) {
   wt_graph *g = &c->g;
   int64_t nv = c->v_trans ? c->n_tokens * c->v_gqa : c->n_tokens;
+  int i;
   c->pos = wt_gm_new(g, WT_GM_I32, c->n_tokens, 1, 1, 1, WT_GM_INPUT);
-  c->k_idxs = wt_gm_new(g, WT_GM_I64, c->n_tokens, 1, 1, 1, WT_GM_INPUT);
-  c->v_idxs = wt_gm_new(g, WT_GM_I64, nv, 1, 1, 1, WT_GM_INPUT);
-  c->mask = wt_gm_new(g, c->p->flash_attn ? WT_GM_F16 : WT_GM_F32, c->n_kv,
-                      c->n_tokens / c->n_stream, 1, c->n_stream, WT_GM_INPUT);
+  c->kv[0].cells = (int64_t)c->p->cells;
+  c->kv[1].cells = (int64_t)c->p->swa_cells;
+  for (i = 0; i < (c->p->swa ? 2 : 1); i++) {
+    lg_kv *kv = &c->kv[i];
+    kv->k_idxs = wt_gm_new(g, WT_GM_I64, c->n_tokens, 1, 1, 1, WT_GM_INPUT);
+    kv->v_idxs = wt_gm_new(g, WT_GM_I64, nv, 1, 1, 1, WT_GM_INPUT);
+    kv->mask = wt_gm_new(g, c->p->flash_attn ? WT_GM_F16 : WT_GM_F32, kv->cells,
+                         c->n_tokens / c->n_stream, 1, c->n_stream, WT_GM_INPUT);
+  }
   c->out_ids = wt_gm_new(g, WT_GM_I32, c->n_outputs, 1, 1, 1, WT_GM_INPUT);
 }
 
@@ -94,29 +108,31 @@ static int lg_embeddings(lg_ctx *c) {
 }
 
 /* cpy_k / cpy_v: store this layer's K or V rows into the cache. */
-static int lg_store(lg_ctx *c, int cache, int cur, int64_t gqa, int is_v) {
+static int lg_store(lg_ctx *c, const lg_kv *kv, int cache, int cur, int64_t gqa, int is_v) {
   wt_graph *g = &c->g;
-  int64_t cells = (int64_t)c->p->cells;
   if (is_v && c->v_trans) {
     int view, rows;
     cur = lg_reshape_2d(c, cur, gqa, c->n_tokens);
     if (gqa != c->v_gqa)
       return -1; /* ggml_pad of a narrower layer: not modelled */
-    view = lg_reshape_2d(c, cache, 1, c->v_gqa * cells * c->n_stream);
+    view = lg_reshape_2d(c, cache, 1, c->v_gqa * kv->cells * c->n_stream);
     rows = lg_reshape_2d(c, cur, 1, gqa * c->n_tokens);
-    return wt_gm_set_rows(g, view, rows, c->v_idxs);
+    return wt_gm_set_rows(g, view, rows, kv->v_idxs);
   }
-  cur = lg_view_2d(c, cur, gqa, c->n_tokens, g->t[cur].nb[2]);
+  cur = lg_view_2d(c, cur, gqa, c->n_tokens, g->failed ? 0 : g->t[cur].nb[2]);
   if (c->n_stream > 1)
-    cache = lg_reshape_2d(c, cache, gqa, cells * c->n_stream);
-  return wt_gm_set_rows(g, cache, cur, is_v ? c->v_idxs : c->k_idxs);
+    cache = lg_reshape_2d(c, cache, gqa, kv->cells * c->n_stream);
+  return wt_gm_set_rows(g, cache, cur, is_v ? kv->v_idxs : kv->k_idxs);
 }
 
 /* build_attn_mha: attention of q over the cached k and v. */
-static int lg_mha(lg_ctx *c, int q, int k, int v) {
+static int lg_mha(lg_ctx *c, int mask, int q, int k, int v) {
   wt_graph *g = &c->g;
-  const wt_gm_tensor *qt = &g->t[q];
+  const wt_gm_tensor *qt;
   int cur;
+  if (g->failed)
+    return -1;
+  qt = &g->t[q];
   q = wt_gm_view_4d(g, q, qt->ne[0], qt->ne[1], qt->ne[2] / c->n_stream, c->n_stream, qt->nb[1],
                     qt->nb[2], qt->nb[3] / (uint64_t)c->n_stream);
   q = wt_gm_permute(g, q, 0, 2, 1, 3);
@@ -128,14 +144,17 @@ static int lg_mha(lg_ctx *c, int q, int k, int v) {
       k = wt_gm_cast(g, k, WT_GM_F16);
     if (g->t[v].type == WT_GM_F32)
       v = wt_gm_cast(g, v, WT_GM_F16);
-    cur = wt_gm_flash_attn_ext(g, q, k, v, c->mask);
+    cur = wt_gm_flash_attn_ext(g, q, k, v, mask);
     if (cur < 0)
       return -1;
     t = &g->t[cur];
     cur = lg_reshape_2d(c, cur, t->ne[0] * t->ne[1], t->ne[2] * t->ne[3]);
   } else {
     const wt_gm_tensor *t;
-    int kq = wt_gm_soft_max_ext(g, wt_gm_mul_mat(g, k, q), c->mask);
+    int kq = wt_gm_mul_mat(g, k, q);
+    if (c->p->features & WT_LG_ATTN_SOFTCAP)
+      kq = wt_gm_scale(g, wt_gm_unary(g, wt_gm_scale(g, kq)));
+    kq = wt_gm_soft_max_ext(g, kq, mask);
     cur = wt_gm_permute(g, wt_gm_mul_mat(g, v, kq), 0, 2, 1, 3);
     if (cur < 0)
       return -1;
@@ -151,7 +170,10 @@ static int lg_attention(lg_ctx *c, uint64_t il, int cur) {
   wt_graph *g = &c->g;
   const wt_lg_params *p = c->p;
   int64_t hk = (int64_t)p->head_k, hv = (int64_t)p->head_v, nh = (int64_t)p->n_head[il];
-  int64_t nkv = (int64_t)p->n_head_kv[il], n_embd = (int64_t)p->n_embd, cells = (int64_t)p->cells;
+  int64_t nkv = (int64_t)p->n_head_kv[il], n_embd = (int64_t)p->n_embd;
+  int iswa = p->swa != NULL;
+  const lg_kv *kv = &c->kv[iswa && p->swa[il]];
+  int64_t cells = kv->cells;
   unsigned b = p->bias[il];
   int q, k, v, kc, vc;
   q = lg_linear(c, n_embd, hk * nh, cur, b & WT_LG_BQ);
@@ -169,23 +191,26 @@ static int lg_attention(lg_ctx *c, uint64_t il, int cur) {
     q = wt_gm_rope(g, q, c->pos, -1);
     k = wt_gm_rope(g, k, c->pos, -1);
   }
+  if (p->features & WT_LG_Q_SCALE)
+    q = wt_gm_scale(g, q);
+  /* build_attn expands q, v, k; its sliding-window variant q, k, v */
   wt_gm_expand(g, q);
-  wt_gm_expand(g, v);
-  wt_gm_expand(g, k);
+  wt_gm_expand(g, iswa ? k : v);
+  wt_gm_expand(g, iswa ? v : k);
   kc = wt_gm_new(g, p->type_k, hk * nkv, cells, c->n_stream, 1, WT_GM_EXTERNAL);
   vc = wt_gm_new(g, p->type_v, c->v_trans ? c->v_gqa : hv * nkv, cells, c->n_stream, 1,
                  WT_GM_EXTERNAL);
-  wt_gm_expand(g, lg_store(c, kc, k, hk * nkv, 0));
-  wt_gm_expand(g, lg_store(c, vc, v, hv * nkv, 1));
-  k = wt_gm_view_4d(g, kc, hk, nkv, c->n_kv, c->n_stream, lg_row(p->type_k, hk),
+  wt_gm_expand(g, lg_store(c, kv, kc, k, hk * nkv, 0));
+  wt_gm_expand(g, lg_store(c, kv, vc, v, hv * nkv, 1));
+  k = wt_gm_view_4d(g, kc, hk, nkv, cells, c->n_stream, lg_row(p->type_k, hk),
                     lg_row(p->type_k, hk * nkv), lg_row(p->type_k, hk * nkv * cells));
   if (c->v_trans)
-    v = wt_gm_view_4d(g, vc, c->n_kv, nkv, hv, c->n_stream, lg_row(p->type_v, cells * hv),
+    v = wt_gm_view_4d(g, vc, cells, nkv, hv, c->n_stream, lg_row(p->type_v, cells * hv),
                       lg_row(p->type_v, cells), lg_row(p->type_v, cells * c->v_gqa));
   else
-    v = wt_gm_view_4d(g, vc, hv, nkv, c->n_kv, c->n_stream, lg_row(p->type_v, hv),
+    v = wt_gm_view_4d(g, vc, hv, nkv, cells, c->n_stream, lg_row(p->type_v, hv),
                       lg_row(p->type_v, hv * nkv), lg_row(p->type_v, hv * nkv * cells));
-  cur = lg_mha(c, q, k, v);
+  cur = lg_mha(c, kv->mask, q, k, v);
   return lg_linear(c, hv * nh, n_embd, cur, b & WT_LG_BO);
 }
 
@@ -270,7 +295,6 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
   c.n_tokens = n_tokens;
   c.n_outputs = n_outputs;
   c.n_stream = (int64_t)p->n_seq;
-  c.n_kv = (int64_t)p->cells;
   c.v_trans = !p->flash_attn;
   for (il = 0; il < p->n_layer; il++)
     if ((int64_t)(p->head_v * p->n_head_kv[il]) > c.v_gqa)
@@ -284,6 +308,8 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
       cur = wt_gm_get_rows(g, cur, c.out_ids);
       in = wt_gm_get_rows(g, in, c.out_ids);
     }
+    if (p->features & WT_LG_POST_NORMS)
+      cur = lg_rms_norm(&c, cur);
     if (p->features & WT_LG_RESIDUAL_SCALE)
       cur = wt_gm_scale(g, cur);
     ffn_in = wt_gm_add(g, cur, in);
@@ -294,6 +320,8 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
     } else {
       cur = lg_ffn(&c, (int64_t)p->n_ff[il], p->bias[il], cur);
     }
+    if (p->features & WT_LG_POST_NORMS)
+      cur = lg_rms_norm(&c, cur);
     if (p->features & WT_LG_RESIDUAL_SCALE)
       cur = wt_gm_scale(g, cur);
     cur = wt_gm_add(g, cur, ffn_in);
@@ -305,6 +333,8 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
     cur = wt_gm_add(g, cur, lg_weight(&c, (int64_t)p->n_vocab, 1));
   if (p->features & WT_LG_LOGIT_SCALE)
     cur = wt_gm_scale(g, cur);
+  if (p->features & WT_LG_FINAL_SOFTCAP)
+    cur = wt_gm_scale(g, wt_gm_unary(g, wt_gm_scale(g, cur)));
   wt_gm_set_flag(g, cur, WT_GM_OUTPUT); /* the logits */
   wt_gm_expand(g, cur);
   rc = wt_graph_alloc(g, LG_ALIGNMENT, bytes);
@@ -315,6 +345,7 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
 int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes) {
   const ggml_type_info *tk = ggml_type_get(p->type_k), *tv = ggml_type_get(p->type_v);
   uint64_t pp = 0, tg = 0, n_tokens, il;
+  int rc;
   *bytes = 0;
   /* llama.cpp rotates a quantized cache whose heads are a multiple of 64
   ** wide (llama_kv_cache: attn_rot_k / attn_rot_v): more nodes than here. */
@@ -325,14 +356,14 @@ int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes) {
     if (p->n_head_kv[il] == 0 || p->n_head[il] == 0 || p->n_ff[il] == 0)
       return 1;
   if ((p->features & WT_LG_MOE) &&
-      (p->n_expert_used == 0 || p->n_expert_used > p->n_expert || p->n_expert > (1 << 16) ||
+      (p->n_expert_used == 0 || p->n_expert_used > p->n_expert || p->n_expert > LG_MAX_EXPERTS ||
        ((p->features & WT_LG_SHARED_EXPERT) && p->n_ff_shared == 0)))
     return 1;
   /* graph_reserve rounds the tokens up to a multiple of the sequences */
   n_tokens = (p->n_tokens + p->n_seq - 1) / p->n_seq * p->n_seq;
-  if (lg_graph(p, (int64_t)n_tokens, (int64_t)p->n_tokens, &pp) != 0 ||
-      lg_graph(p, (int64_t)p->n_seq, (int64_t)p->n_seq, &tg) != 0)
-    return -1;
+  if ((rc = lg_graph(p, (int64_t)n_tokens, (int64_t)p->n_tokens, &pp)) != 0 ||
+      (rc = lg_graph(p, (int64_t)p->n_seq, (int64_t)p->n_seq, &tg)) != 0)
+    return rc;
   *bytes = pp > tg ? pp : tg;
   return 0;
 }

@@ -29,14 +29,18 @@ enum {
 /* How a model's graph departs from llama's, as llama.cpp's builders for
 ** these architectures do (src/models/qwen2.cpp, qwen3.cpp, granite.cpp). */
 enum {
-  WT_LG_QK_NORM = 1,        /* qwen3: RMS norm of Q and K per head, before RoPE */
-  WT_LG_OUTPUT_BIAS = 2,    /* qwen2: a bias added to the logits */
-  WT_LG_EMBD_SCALE = 4,     /* granite: embeddings scaled */
-  WT_LG_RESIDUAL_SCALE = 8, /* granite: attention and FFN outputs scaled */
-  WT_LG_LOGIT_SCALE = 16,   /* granite: logits scaled */
-  WT_LG_MOE = 32,           /* experts in place of the FFN (build_moe_ffn, softmax gating) */
-  WT_LG_MOE_NORM = 64,      /* the selected experts' weights normalised (llama, qwen3moe) */
-  WT_LG_SHARED_EXPERT = 128 /* qwen2moe: a shared expert with a sigmoid gate */
+  WT_LG_QK_NORM = 1,         /* qwen3: RMS norm of Q and K per head, before RoPE */
+  WT_LG_OUTPUT_BIAS = 2,     /* qwen2: a bias added to the logits */
+  WT_LG_EMBD_SCALE = 4,      /* granite: embeddings scaled */
+  WT_LG_RESIDUAL_SCALE = 8,  /* granite: attention and FFN outputs scaled */
+  WT_LG_LOGIT_SCALE = 16,    /* granite: logits scaled */
+  WT_LG_MOE = 32,            /* experts in place of the FFN (build_moe_ffn, softmax gating) */
+  WT_LG_MOE_NORM = 64,       /* the selected experts' weights normalised (llama, qwen3moe) */
+  WT_LG_SHARED_EXPERT = 128, /* qwen2moe: a shared expert with a sigmoid gate */
+  WT_LG_Q_SCALE = 256,       /* gemma: Q scaled after RoPE */
+  WT_LG_POST_NORMS = 512,    /* gemma2/3: RMS norms after attention and FFN */
+  WT_LG_ATTN_SOFTCAP = 1024, /* gemma2: scores capped (scale, tanh, scale) */
+  WT_LG_FINAL_SOFTCAP = 2048 /* gemma2/3: logits capped likewise */
 };
 
 typedef struct wt_lg_params {
@@ -49,15 +53,18 @@ typedef struct wt_lg_params {
   uint64_t n_expert, n_expert_used, n_ff_shared; /* WT_LG_MOE, WT_LG_SHARED_EXPERT */
   const unsigned *bias;                          /* [n_layer] WT_LG_* */
   uint64_t cells;                                /* KV cells per stream */
-  uint64_t n_seq;                                /* sequences = streams (kv_unified off) */
-  uint64_t n_tokens;                             /* the micro-batch: min(n_ctx, n_ubatch) */
-  int flash_attn;                                /* 0 or 1, resolved */
-  int type_k, type_v;                            /* ggml type ids of the caches */
+  const unsigned char *swa; /* [n_layer] 1: the layer attends in a sliding window; NULL: none */
+  uint64_t swa_cells;       /* the sliding-window cache's cells per stream */
+  uint64_t n_seq;           /* sequences = streams (kv_unified off) */
+  uint64_t n_tokens;        /* the micro-batch: min(n_ctx, n_ubatch) */
+  int flash_attn;           /* 0 or 1, resolved */
+  int type_k, type_v;       /* ggml type ids of the caches */
 } wt_lg_params;
 
 /* 0 with *bytes set; 1 when the graph is not one this file models (a
-** quantized cache llama.cpp rotates, a layer without KV heads); -1 out of
-** memory or ggml-alloc would abort. */
+** quantized cache llama.cpp rotates, a layer without KV heads, more experts
+** than llama.cpp takes) or a tensor of it would pass 2^60 bytes; -1 out of
+** memory. */
 int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes);
 
 #endif

@@ -52,8 +52,8 @@
 
 #include "formats/ggml_type.h"
 #include "formats/gguf_value.h"
-#include "llama_graph.h"
 #include "memory_plan.h"
+#include "memory_plan_int.h"
 
 #define MP_PAD        256   /* llama.cpp pads the context to this many cells */
 #define MP_MAX_LAYERS 65536 /* more layers than any model: hostile metadata */
@@ -113,33 +113,10 @@ static const mp_arch mp_archs[] = {
     {"apertus", MP_ATTN, 0, 0, 0},
 };
 
-/* The planner's working state. */
-typedef struct mp_ctx {
-  const wt_model *m;
-  const unsigned char *data; /* where the metadata values are read */
-  wt_str arch;
-  uint64_t n_layer;
-  wt_mem_plan *plan;
-  wt_error *err;
-  int cpu;                      /* WT_CPU_* the repack rows are for */
-  uint64_t *w, *nw;             /* weights bytes and tensor counts per layer, then outside */
-  uint64_t *rp, *nrp;           /* likewise the repacked tensors (CPU_REPACK) */
-  int64_t *rp_type;             /* their type, -1 when several, -2 when some are unknown */
-  uint64_t map_first, map_last; /* the file span of the tensors that stay mapped */
-  int map_unknown;              /* 1: which tensors stay mapped depends on unknown rules */
-  uint64_t n_tokens;            /* tokens of the graph llama.cpp reserves: min(n_ctx, n_ubatch) */
-  uint64_t kq;                  /* compute: bytes of the largest layer's attention scores */
-  uint64_t n_embd;              /* compute: width of the hidden state the logits come from */
-  int known_compute;            /* 0 when the architecture is unknown */
-  int exact_compute;            /* 1: compute is exactly llama.cpp's figure */
-  uint64_t compute;             /* that figure, in bytes */
-  int flash_attn;               /* as resolved: 0 or 1 */
-} mp_ctx;
-
 /* ============================ Reading metadata ============================ */
 
 /* The entry named "{arch}.suffix" (or exactly suffix when global), or NULL. */
-static const wt_meta *mp_find(mp_ctx *x, const char *suffix, int global) {
+const wt_meta *mp_find(mp_ctx *x, const char *suffix, int global) {
   size_t ns = strlen(suffix), i;
   for (i = 0; i < x->m->n_meta; i++) {
     const wt_meta *kv = &x->m->meta[i];
@@ -177,8 +154,7 @@ static int mp_read_uint(mp_ctx *x, gguf_cursor *c, uint32_t t, const char *key, 
 
 /* The scalar integer "{arch}.key" into *v; when absent, *v = dflt, or an
 ** error naming the key when required.  *found says whether it was there. */
-static int mp_uint(mp_ctx *x, const char *key, int required, uint64_t dflt, uint64_t *v,
-                   int *found) {
+int mp_uint(mp_ctx *x, const char *key, int required, uint64_t dflt, uint64_t *v, int *found) {
   const wt_meta *kv = mp_find(x, key, 0);
   gguf_cursor c;
   if (found)
@@ -197,7 +173,7 @@ static int mp_uint(mp_ctx *x, const char *key, int required, uint64_t dflt, uint
 /* "{arch}.key" for every layer, as llama.cpp's get_key_or_arr reads it: a
 ** scalar for all layers, or an integer array of exactly n_layer elements.
 ** Absent: every layer gets dflt[il] (dflt NULL: an error). */
-static int mp_per_layer(mp_ctx *x, const char *key, const uint64_t *dflt, uint64_t *out) {
+int mp_per_layer(mp_ctx *x, const char *key, const uint64_t *dflt, uint64_t *out) {
   const wt_meta *kv = mp_find(x, key, 0);
   gguf_cursor c;
   uint64_t il, v;
@@ -440,193 +416,6 @@ static int mp_fa_block(mp_ctx *x, char kind, int64_t type, uint64_t head) {
                  (unsigned long long)head);
 }
 
-static int mp_vocab(mp_ctx *x, uint64_t *n_vocab);
-
-/* Whether tensor "blk.{il}.{suffix}" is in the model. */
-static int mp_has_tensor(mp_ctx *x, uint64_t il, const char *suffix) {
-  char name[96];
-  size_t i, n = (size_t)snprintf(name, sizeof(name), "blk.%llu.%s", (unsigned long long)il, suffix);
-  for (i = 0; i < x->m->n_tensors; i++)
-    if (x->m->tensors[i].name.n == n && memcmp(x->m->tensors[i].name.p, name, n) == 0)
-      return 1;
-  return 0;
-}
-
-/* A scalar "{arch}.key" that is there and not zero/false: 1, 0 when
-** absent or zero, -1 on an error. */
-static int mp_nonzero(mp_ctx *x, const char *key) {
-  const wt_meta *kv = mp_find(x, key, 0);
-  gguf_cursor c;
-  gguf_scalar v;
-  if (kv == NULL)
-    return 0;
-  if (kv->type == GGUF_TYPE_ARRAY || kv->type == GGUF_TYPE_STRING)
-    return 1; /* not a scalar: not a model this graph describes */
-  gguf_cursor_init(&c, x->m, x->data, kv);
-  if (gguf_read_scalar(&c, kv->type, &v) != 0)
-    return wt_fail(x->err, "key '%.*s.%s' runs past the end of the header", (int)x->arch.n,
-                   x->arch.p, key);
-  return v.i != 0 || v.u != 0 || v.r != 0.0;
-}
-
-/* Architectures whose llama.cpp graph is llama's, with what they add: for
-** a dense model, and for one with experts (0: not modelled). */
-static const struct {
-  const char *arch;
-  unsigned features, moe;
-} mp_llama_like[] = {
-    {"llama", 0, WT_LG_MOE | WT_LG_MOE_NORM},
-    {"mistral3", 0, 0},
-    {"qwen2", 0, 0}, /* + the output bias when the file has one */
-    {"qwen3", WT_LG_QK_NORM, 0},
-    {"qwen2moe", 0, WT_LG_MOE | WT_LG_SHARED_EXPERT},
-    {"qwen3moe", WT_LG_QK_NORM, WT_LG_QK_NORM | WT_LG_MOE | WT_LG_MOE_NORM},
-    {"granite", WT_LG_LOGIT_SCALE, 0}, /* + embedding and residual scales when set */
-};
-
-/* Which of mp_llama_like the model's graph is, with its features, checked
-** against the keys that change that graph: 1 when it is one, 0 when not,
-** -1 on an error.  *n_expert is the expert count (0: dense). */
-static int mp_llama_features(mp_ctx *x, unsigned *features, uint64_t *n_expert) {
-  size_t i;
-  int f = 0, g = 0;
-  for (i = 0; i < sizeof(mp_llama_like) / sizeof(mp_llama_like[0]); i++)
-    if (strlen(mp_llama_like[i].arch) == x->arch.n &&
-        memcmp(mp_llama_like[i].arch, x->arch.p, x->arch.n) == 0)
-      break;
-  if (i == sizeof(mp_llama_like) / sizeof(mp_llama_like[0]))
-    return 0;
-  if (mp_uint(x, "expert_count", 0, 0, n_expert, NULL) != 0)
-    return -1;
-  *features = *n_expert ? mp_llama_like[i].moe : mp_llama_like[i].features;
-  if (*n_expert && *features == 0)
-    return 0;
-  /* llama.cpp's attention temperature (mistral3), a granite vision
-  ** deepstack, expert groups, or rope switched off: other graphs */
-  if ((f = mp_nonzero(x, "attention.temperature_scale")) != 0 ||
-      (g = mp_nonzero(x, "deepstack_mapping")) != 0)
-    return f < 0 || g < 0 ? -1 : 0;
-  if ((f = mp_nonzero(x, "expert_group_count")) != 0)
-    return f < 0 ? -1 : 0;
-  if (mp_find(x, "rope.scaling.finetuned", 0) != NULL &&
-      (f = mp_nonzero(x, "rope.scaling.finetuned")) <= 0)
-    return f;
-  if (*features & WT_LG_LOGIT_SCALE) {
-    if ((f = mp_nonzero(x, "embedding_scale")) < 0 || (g = mp_nonzero(x, "residual_scale")) < 0)
-      return -1;
-    *features |= (f ? WT_LG_EMBD_SCALE : 0) | (g ? WT_LG_RESIDUAL_SCALE : 0);
-  }
-  return 1;
-}
-
-/* split.count of a split GGUF's part 1 (1 for a model in one file), or -1. */
-static int mp_split_count(mp_ctx *x, const wt_meta *kv) {
-  gguf_cursor c;
-  gguf_scalar v;
-  if (kv->type == GGUF_TYPE_ARRAY || kv->type == GGUF_TYPE_STRING)
-    return 0;
-  gguf_cursor_init(&c, x->m, x->data, kv);
-  if (gguf_read_scalar(&c, kv->type, &v) != 0)
-    return wt_fail(x->err, "key 'split.count' runs past the end of the header");
-  return v.i == 1 || v.u == 1 ? 1 : 0;
-}
-
-/* The compute buffer of a model whose graph is llama's (llama_graph.c):
-** exact when every layer has the tensors that graph reads and none that
-** change it (a fused QKV, experts); otherwise left to mp_compute's lower
-** bound. */
-static int mp_llama_compute(mp_ctx *x, const wt_mem_settings *s, const uint64_t *head,
-                            const uint64_t *head_kv, uint64_t hk, uint64_t hv, uint64_t n_embd,
-                            uint64_t cells) {
-  static const struct {
-    const char *suffix;
-    unsigned bit;
-  } biases[] = {{"attn_q.bias", WT_LG_BQ},      {"attn_k.bias", WT_LG_BK},
-                {"attn_v.bias", WT_LG_BV},      {"attn_output.bias", WT_LG_BO},
-                {"ffn_up.bias", WT_LG_B_UP},    {"ffn_gate.bias", WT_LG_B_GATE},
-                {"ffn_down.bias", WT_LG_B_DOWN}};
-  /* the tensors each layer's graph reads: attention, then a dense FFN, or
-  ** experts (and a shared expert) */
-  static const char *const attn[] = {"attn_q.weight", "attn_k.weight", "attn_v.weight",
-                                     "attn_output.weight", NULL};
-  static const char *const dense[] = {"ffn_up.weight", "ffn_gate.weight", "ffn_down.weight", NULL};
-  static const char *const moe[] = {"ffn_gate_inp.weight", "ffn_up_exps.weight",
-                                    "ffn_gate_exps.weight", "ffn_down_exps.weight", NULL};
-  static const char *const shared[] = {"ffn_gate_inp_shexp.weight", "ffn_up_shexp.weight",
-                                       "ffn_gate_shexp.weight", "ffn_down_shexp.weight", NULL};
-  const char *const *needed[4];
-  wt_lg_params p;
-  uint64_t *ff, il;
-  unsigned *bias, features = 0;
-  size_t i, j;
-  const wt_meta *split = mp_find(x, "split.count", 1);
-  int rc;
-  memset(&p, 0, sizeof(p));
-  rc = mp_llama_features(x, &features, &p.n_expert);
-  /* part 1 of a split GGUF: the other parts' layers are not here to check */
-  if (rc <= 0 || hk != hv || (split != NULL && (rc = mp_split_count(x, split)) != 1))
-    return rc < 0 ? -1 : 0;
-  needed[0] = attn;
-  needed[1] = features & WT_LG_MOE ? moe : dense;
-  needed[2] = features & WT_LG_SHARED_EXPERT ? shared : NULL;
-  needed[3] = NULL;
-  ff = calloc((size_t)x->n_layer, sizeof(*ff) + sizeof(*bias));
-  if (ff == NULL)
-    return wt_fail(x->err, "out of memory");
-  bias = (unsigned *)(ff + x->n_layer);
-  rc = -1;
-  /* each expert's width: expert_feed_forward_length, llama's the FFN's */
-  if (mp_per_layer(x,
-                   (features & WT_LG_MOE) && x->arch.n != 5 ? "expert_feed_forward_length"
-                                                            : "feed_forward_length",
-                   NULL, ff) != 0 ||
-      mp_vocab(x, &p.n_vocab) != 0 ||
-      mp_uint(x, "expert_used_count", (features & WT_LG_MOE) != 0, 0, &p.n_expert_used, NULL) !=
-          0 ||
-      mp_uint(x, "expert_shared_feed_forward_length", (features & WT_LG_SHARED_EXPERT) != 0, 0,
-              &p.n_ff_shared, NULL) != 0)
-    goto done;
-  for (il = 0; il < x->n_layer; il++) {
-    for (j = 0; needed[j] != NULL; j++)
-      for (i = 0; needed[j][i] != NULL; i++)
-        if (!mp_has_tensor(x, il, needed[j][i])) {
-          rc = 0; /* a layer this graph does not describe */
-          goto done;
-        }
-    for (i = 0; i < sizeof(biases) / sizeof(biases[0]); i++)
-      if (mp_has_tensor(x, il, biases[i].suffix))
-        bias[il] |= biases[i].bit;
-  }
-  for (i = 0; i < x->m->n_tensors; i++)
-    if (x->m->tensors[i].name.n == 11 && memcmp(x->m->tensors[i].name.p, "output.bias", 11) == 0)
-      features |= WT_LG_OUTPUT_BIAS;
-  p.features = features;
-  p.n_layer = x->n_layer;
-  p.n_embd = n_embd;
-  p.head_k = hk;
-  p.head_v = hv;
-  p.n_head = head;
-  p.n_head_kv = head_kv;
-  p.n_ff = ff;
-  p.bias = bias;
-  p.cells = cells;
-  p.n_seq = s->n_seq;
-  p.n_tokens = x->n_tokens;
-  p.flash_attn = s->flash_attn == WT_FA_ON;
-  p.type_k = (int)s->type_k;
-  p.type_v = (int)s->type_v;
-  rc = wt_llama_compute(&p, &x->compute);
-  if (rc < 0) {
-    wt_fail(x->err, "out of memory planning the compute graph");
-    goto done;
-  }
-  x->exact_compute = rc == 0;
-  rc = 0;
-done:
-  free(ff);
-  return rc;
-}
-
 /* The K and V cache rows of an attention model; cells per stream. */
 static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t cells) {
   uint64_t n_embd, *head, *head_kv, hk, hv, n_swa, swa_cells, il, v_max = 0;
@@ -723,8 +512,20 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
                      where))
       goto done;
   }
-  if (!mla && mp_llama_compute(x, s, head, head_kv, hk, hv, n_embd, cells) != 0)
-    goto done;
+  if (!mla) {
+    mp_attn_shape shape;
+    shape.head = head;
+    shape.head_kv = head_kv;
+    shape.hk = hk;
+    shape.hv = hv;
+    shape.n_embd = n_embd;
+    shape.cells = cells;
+    shape.n_swa = n_swa;
+    shape.swa_pattern = a->swa_pattern;
+    shape.swa_cells = swa_cells;
+    if (mp_exact_compute(x, s, &shape) != 0)
+      goto done;
+  }
   rc = 0;
 done:
   free(head);
@@ -761,7 +562,7 @@ static int mp_mamba(mp_ctx *x, const wt_mem_settings *s) {
 }
 
 /* n_vocab: "{arch}.vocab_size", else the number of tokens. */
-static int mp_vocab(mp_ctx *x, uint64_t *n_vocab) {
+int mp_vocab(mp_ctx *x, uint64_t *n_vocab) {
   const wt_meta *kv;
   int found;
   if (mp_uint(x, "vocab_size", 0, 0, n_vocab, &found) != 0)

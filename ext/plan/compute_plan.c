@@ -1,0 +1,280 @@
+/*
+** compute_plan.c: which models' compute buffer the planner knows exactly,
+** and the settings llama_graph.c needs to build their graph.
+**
+** llama.cpp builds one graph per architecture (src/models/ARCH.cpp at commit
+** de3ff815).  llama_graph.c builds llama's and the ones that differ from it
+** only by pieces it knows: biases, Q/K norms, experts, embedding, residual
+** and logit scales, post-norms, soft-capping, a sliding-window cache.  This
+** file says which of those pieces an architecture has (mp_llama_like),
+** checks that every layer has exactly the tensors that graph reads (a
+** fused QKV tensor or a missing FFN means another graph), and reads the
+** widths.  A model it cannot vouch for keeps the lower bound of
+** mp_compute; a split GGUF too, since part 1 does not hold every layer.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/gguf_value.h"
+#include "llama_graph.h"
+#include "memory_plan_int.h"
+
+/* ============================ The layer tensors =========================== */
+
+/* The per-layer tensors that decide the graph, by bit (blk.N.<name>). */
+enum {
+  LT_Q,
+  LT_K,
+  LT_V,
+  LT_O, /* attention */
+  LT_UP,
+  LT_GATE,
+  LT_DOWN, /* a dense FFN */
+  LT_GATE_INP,
+  LT_UP_EXPS,
+  LT_GATE_EXPS, /* experts */
+  LT_DOWN_EXPS,
+  LT_SH_GATE_INP,
+  LT_SH_UP,
+  LT_SH_GATE,
+  LT_SH_DOWN, /* a shared expert */
+  LT_Q_NORM,
+  LT_K_NORM, /* Q/K norms */
+  LT_POST_ATTN,
+  LT_POST_FFN, /* post-norms */
+  LT_BQ,
+  LT_BK,
+  LT_BV,
+  LT_BO,
+  LT_B_UP,
+  LT_B_GATE,
+  LT_B_DOWN, /* biases, in WT_LG_B* order */
+  LT_QKV,    /* a fused QKV: another graph */
+  LT_COUNT
+};
+
+static const char *const lt_names[LT_COUNT] = {
+    "attn_q.weight",        "attn_k.weight",         "attn_v.weight",
+    "attn_output.weight",   "ffn_up.weight",         "ffn_gate.weight",
+    "ffn_down.weight",      "ffn_gate_inp.weight",   "ffn_up_exps.weight",
+    "ffn_gate_exps.weight", "ffn_down_exps.weight",  "ffn_gate_inp_shexp.weight",
+    "ffn_up_shexp.weight",  "ffn_gate_shexp.weight", "ffn_down_shexp.weight",
+    "attn_q_norm.weight",   "attn_k_norm.weight",    "post_attention_norm.weight",
+    "post_ffw_norm.weight", "attn_q.bias",           "attn_k.bias",
+    "attn_v.bias",          "attn_output.bias",      "ffn_up.bias",
+    "ffn_gate.bias",        "ffn_down.bias",         "attn_qkv.weight"};
+
+#define LT_BIT(b) ((uint32_t)1 << (b))
+#define LT_ATTN   (LT_BIT(LT_Q) | LT_BIT(LT_K) | LT_BIT(LT_V) | LT_BIT(LT_O))
+#define LT_DENSE  (LT_BIT(LT_UP) | LT_BIT(LT_GATE) | LT_BIT(LT_DOWN))
+#define LT_MOE                                                                                     \
+  (LT_BIT(LT_GATE_INP) | LT_BIT(LT_UP_EXPS) | LT_BIT(LT_GATE_EXPS) | LT_BIT(LT_DOWN_EXPS))
+#define LT_SHARED                                                                                  \
+  (LT_BIT(LT_SH_GATE_INP) | LT_BIT(LT_SH_UP) | LT_BIT(LT_SH_GATE) | LT_BIT(LT_SH_DOWN))
+#define LT_QK_NORM  (LT_BIT(LT_Q_NORM) | LT_BIT(LT_K_NORM))
+#define LT_POST     (LT_BIT(LT_POST_ATTN) | LT_BIT(LT_POST_FFN))
+#define LT_N_BIASES 7
+
+/* One pass over the tensors: mask[il] gets the bit of each blk.il.<name>
+** of lt_names the model has. */
+static void lt_masks(const mp_ctx *x, uint32_t *mask) {
+  size_t i, k;
+  for (i = 0; i < x->m->n_tensors; i++) {
+    const wt_str *n = &x->m->tensors[i].name;
+    size_t at = 4;
+    uint64_t il = 0;
+    if (n->n < 6 || memcmp(n->p, "blk.", 4) != 0)
+      continue;
+    while (at < n->n && n->p[at] >= '0' && n->p[at] <= '9' && il < x->n_layer)
+      il = il * 10 + (uint64_t)(n->p[at++] - '0');
+    if (at == 4 || at >= n->n || n->p[at] != '.' || il >= x->n_layer)
+      continue;
+    at++;
+    for (k = 0; k < LT_COUNT; k++)
+      if (strlen(lt_names[k]) == n->n - at && memcmp(lt_names[k], n->p + at, n->n - at) == 0)
+        mask[il] |= LT_BIT(k);
+  }
+}
+
+/* ============================ The architectures =========================== */
+
+/* A scalar "{arch}.key" that is there and not zero/false: 1; 0 when absent
+** or zero; -1 on an error.  An array or a string counts as there. */
+static int mp_nonzero(mp_ctx *x, const char *key) {
+  const wt_meta *kv = mp_find(x, key, 0);
+  gguf_cursor c;
+  gguf_scalar v;
+  if (kv == NULL)
+    return 0;
+  if (kv->type == GGUF_TYPE_ARRAY || kv->type == GGUF_TYPE_STRING)
+    return 1;
+  gguf_cursor_init(&c, x->m, x->data, kv);
+  if (gguf_read_scalar(&c, kv->type, &v) != 0)
+    return wt_fail(x->err, "key '%.*s.%s' runs past the end of the header", (int)x->arch.n,
+                   x->arch.p, key);
+  return v.i != 0 || v.u != 0 || v.r != 0.0;
+}
+
+/* Architectures whose graph llama_graph.c builds: its pieces for a dense
+** model, and for one with experts (0: not modelled); swa 1 when it runs a
+** sliding-window cache beside the full one when the file has a window. */
+static const struct {
+  const char *arch;
+  unsigned dense, moe;
+  int swa;
+} mp_llama_like[] = {
+    {"llama", 0, WT_LG_MOE | WT_LG_MOE_NORM, 0},
+    {"mistral3", 0, 0, 0},
+    {"qwen2", 0, 0, 0}, /* + the output bias when the file has one */
+    {"qwen3", WT_LG_QK_NORM, 0, 0},
+    {"qwen2moe", 0, WT_LG_MOE | WT_LG_SHARED_EXPERT, 0},
+    {"qwen3moe", 0, WT_LG_QK_NORM | WT_LG_MOE | WT_LG_MOE_NORM, 0},
+    {"granite", WT_LG_LOGIT_SCALE, 0, 0}, /* + embedding and residual scales when set */
+    {"gemma", WT_LG_EMBD_SCALE | WT_LG_Q_SCALE, 0, 0},
+    {"gemma2",
+     WT_LG_EMBD_SCALE | WT_LG_Q_SCALE | WT_LG_POST_NORMS | WT_LG_ATTN_SOFTCAP | WT_LG_FINAL_SOFTCAP,
+     0, 1},
+    {"gemma3", WT_LG_EMBD_SCALE | WT_LG_QK_NORM | WT_LG_Q_SCALE | WT_LG_POST_NORMS, 0, 1},
+};
+#define MP_N_LLAMA_LIKE (sizeof(mp_llama_like) / sizeof(mp_llama_like[0]))
+
+/* The entry of mp_llama_like for the model and its pieces, checked against
+** the keys that change its graph: the entry's index, -2 when the graph is
+** not modelled, -1 on an error.  *n_expert is the expert count (0: dense). */
+static int mp_llama_features(mp_ctx *x, const mp_attn_shape *a, unsigned *features,
+                             uint64_t *n_expert) {
+  size_t i;
+  int f = 0, g = 0;
+  for (i = 0; i < MP_N_LLAMA_LIKE; i++)
+    if (strlen(mp_llama_like[i].arch) == x->arch.n &&
+        memcmp(mp_llama_like[i].arch, x->arch.p, x->arch.n) == 0)
+      break;
+  if (i == MP_N_LLAMA_LIKE || (a->n_swa != 0 && !mp_llama_like[i].swa))
+    return -2;
+  if (mp_uint(x, "expert_count", 0, 0, n_expert, NULL) != 0)
+    return -1;
+  *features = *n_expert ? mp_llama_like[i].moe : mp_llama_like[i].dense;
+  if (*features == 0 && *n_expert)
+    return -2;
+  /* mistral3's attention temperature, a granite vision deepstack, expert
+  ** groups: other graphs */
+  if ((f = mp_nonzero(x, "attention.temperature_scale")) != 0 ||
+      (g = mp_nonzero(x, "deepstack_mapping")) != 0)
+    return f < 0 || g < 0 ? -1 : -2;
+  if ((f = mp_nonzero(x, "expert_group_count")) != 0)
+    return f < 0 ? -1 : -2;
+  if (*features & WT_LG_LOGIT_SCALE) {
+    /* granite: rope only when rope.scaling.finetuned is absent or true */
+    if (mp_find(x, "rope.scaling.finetuned", 0) != NULL &&
+        (f = mp_nonzero(x, "rope.scaling.finetuned")) <= 0)
+      return f < 0 ? -1 : -2;
+    if ((f = mp_nonzero(x, "embedding_scale")) < 0 || (g = mp_nonzero(x, "residual_scale")) < 0)
+      return -1;
+    *features |= (f ? WT_LG_EMBD_SCALE : 0) | (g ? WT_LG_RESIDUAL_SCALE : 0);
+  }
+  if (x->arch.n == 6 && memcmp(x->arch.p, "gemma3", 6) == 0) {
+    if ((f = mp_nonzero(x, "final_logit_softcapping")) < 0)
+      return -1;
+    *features |= f ? WT_LG_FINAL_SOFTCAP : 0;
+  }
+  if (x->arch.n == 5 && memcmp(x->arch.p, "qwen2", 5) == 0) {
+    size_t t;
+    for (t = 0; t < x->m->n_tensors; t++)
+      if (x->m->tensors[t].name.n == 11 && memcmp(x->m->tensors[t].name.p, "output.bias", 11) == 0)
+        *features |= WT_LG_OUTPUT_BIAS;
+  }
+  return (int)i;
+}
+
+/* split.count of a GGUF: 1 for a model in one file (or no key), else 0. */
+static int mp_one_file(mp_ctx *x) {
+  const wt_meta *kv = mp_find(x, "split.count", 1);
+  gguf_cursor c;
+  gguf_scalar v;
+  if (kv == NULL)
+    return 1;
+  if (kv->type == GGUF_TYPE_ARRAY || kv->type == GGUF_TYPE_STRING)
+    return 0;
+  gguf_cursor_init(&c, x->m, x->data, kv);
+  if (gguf_read_scalar(&c, kv->type, &v) != 0)
+    return wt_fail(x->err, "key 'split.count' runs past the end of the header");
+  return v.i == 1 || v.u == 1;
+}
+
+/* ============================= The exact figure =========================== */
+
+int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a) {
+  wt_lg_params p;
+  uint64_t *ff = NULL, il;
+  uint32_t *mask = NULL, needed;
+  unsigned *bias, features = 0;
+  unsigned char *swa;
+  int rc, entry;
+  memset(&p, 0, sizeof(p));
+  entry = mp_llama_features(x, a, &features, &p.n_expert);
+  if (entry == -2 || a->hk != a->hv)
+    return 0;
+  if (entry < 0 || (rc = mp_one_file(x)) < 0)
+    return -1;
+  if (rc == 0)
+    return 0; /* part 1 of a split GGUF: the other parts' layers are not here */
+  needed = LT_ATTN | (features & WT_LG_MOE ? LT_MOE : LT_DENSE) |
+           (features & WT_LG_SHARED_EXPERT ? LT_SHARED : 0) |
+           (features & WT_LG_QK_NORM ? LT_QK_NORM : 0) |
+           (features & WT_LG_POST_NORMS ? LT_POST : 0);
+  ff = calloc((size_t)x->n_layer, sizeof(*ff) + sizeof(*mask) + sizeof(*bias) + 1);
+  if (ff == NULL)
+    return wt_fail(x->err, "out of memory");
+  mask = (uint32_t *)(ff + x->n_layer);
+  bias = (unsigned *)(mask + x->n_layer);
+  swa = (unsigned char *)(bias + x->n_layer);
+  rc = -1;
+  /* each expert's width: expert_feed_forward_length; llama's experts are
+  ** feed_forward_length wide */
+  if (mp_per_layer(x,
+                   (features & WT_LG_MOE) && entry != 0 ? "expert_feed_forward_length"
+                                                        : "feed_forward_length",
+                   NULL, ff) != 0 ||
+      mp_vocab(x, &p.n_vocab) != 0 ||
+      mp_uint(x, "expert_used_count", (features & WT_LG_MOE) != 0, 0, &p.n_expert_used, NULL) !=
+          0 ||
+      mp_uint(x, "expert_shared_feed_forward_length", (features & WT_LG_SHARED_EXPERT) != 0, 0,
+              &p.n_ff_shared, NULL) != 0)
+    goto done;
+  lt_masks(x, mask);
+  for (il = 0; il < x->n_layer; il++) {
+    if ((mask[il] & needed) != needed || (mask[il] & LT_BIT(LT_QKV))) {
+      rc = 0; /* a layer this graph does not describe */
+      goto done;
+    }
+    bias[il] = (mask[il] >> LT_BQ) & ((1u << LT_N_BIASES) - 1);
+    swa[il] = a->n_swa != 0 && il % a->swa_pattern < a->swa_pattern - 1;
+  }
+  p.features = features;
+  p.n_layer = x->n_layer;
+  p.n_embd = a->n_embd;
+  p.head_k = a->hk;
+  p.head_v = a->hv;
+  p.n_head = a->head;
+  p.n_head_kv = a->head_kv;
+  p.n_ff = ff;
+  p.bias = bias;
+  p.cells = a->cells;
+  p.swa = a->n_swa != 0 ? swa : NULL;
+  p.swa_cells = a->swa_cells;
+  p.n_seq = s->n_seq;
+  p.n_tokens = x->n_tokens;
+  p.flash_attn = s->flash_attn == WT_FA_ON;
+  p.type_k = (int)s->type_k;
+  p.type_v = (int)s->type_v;
+  rc = wt_llama_compute(&p, &x->compute);
+  if (rc < 0) {
+    wt_fail(x->err, "out of memory planning the compute graph");
+    goto done;
+  }
+  x->exact_compute = rc == 0;
+  rc = 0;
+done:
+  free(ff);
+  return rc;
+}
