@@ -21,52 +21,83 @@
 
 /* ============================ The layer tensors =========================== */
 
-/* The per-layer tensors that decide the graph, by bit (blk.N.<name>). */
+/* The per-layer tensors that decide the graph, by bit (blk.N.<name>);
+** lt_names holds the names in the same order. */
+/* clang-format off */
 enum {
-  LT_Q,
+  LT_Q,            /* attention */
   LT_K,
   LT_V,
-  LT_O, /* attention */
-  LT_UP,
+  LT_O,
+  LT_QKV,          /* Q, K and V fused */
+  LT_UP,           /* a dense FFN */
   LT_GATE,
-  LT_DOWN, /* a dense FFN */
-  LT_GATE_INP,
+  LT_DOWN,
+  LT_GATE_INP,     /* experts */
   LT_UP_EXPS,
-  LT_GATE_EXPS, /* experts */
+  LT_GATE_EXPS,
   LT_DOWN_EXPS,
-  LT_SH_GATE_INP,
+  LT_SH_GATE_INP,  /* a shared expert */
   LT_SH_UP,
   LT_SH_GATE,
-  LT_SH_DOWN, /* a shared expert */
-  LT_Q_NORM,
-  LT_K_NORM, /* Q/K norms */
-  LT_POST_ATTN,
-  LT_POST_FFN, /* post-norms */
-  LT_BQ,
+  LT_SH_DOWN,
+  LT_Q_NORM,       /* Q/K norms */
+  LT_K_NORM,
+  LT_POST_ATTN,    /* post-norms */
+  LT_POST_FFN,
+  LT_BQ,           /* biases, in WT_LG_B* order */
   LT_BK,
   LT_BV,
   LT_BO,
   LT_B_UP,
   LT_B_GATE,
-  LT_B_DOWN, /* biases, in WT_LG_B* order */
-  LT_QKV,    /* a fused QKV: another graph */
+  LT_B_DOWN,
+  LT_QKV_B,        /* not modelled */
+  LT_ATTN_NORM_B,
+  LT_FFN_NORM_B,
   LT_COUNT
 };
 
 static const char *const lt_names[LT_COUNT] = {
-    "attn_q.weight",        "attn_k.weight",         "attn_v.weight",
-    "attn_output.weight",   "ffn_up.weight",         "ffn_gate.weight",
-    "ffn_down.weight",      "ffn_gate_inp.weight",   "ffn_up_exps.weight",
-    "ffn_gate_exps.weight", "ffn_down_exps.weight",  "ffn_gate_inp_shexp.weight",
-    "ffn_up_shexp.weight",  "ffn_gate_shexp.weight", "ffn_down_shexp.weight",
-    "attn_q_norm.weight",   "attn_k_norm.weight",    "post_attention_norm.weight",
-    "post_ffw_norm.weight", "attn_q.bias",           "attn_k.bias",
-    "attn_v.bias",          "attn_output.bias",      "ffn_up.bias",
-    "ffn_gate.bias",        "ffn_down.bias",         "attn_qkv.weight"};
+  "attn_q.weight",
+  "attn_k.weight",
+  "attn_v.weight",
+  "attn_output.weight",
+  "attn_qkv.weight",
+  "ffn_up.weight",
+  "ffn_gate.weight",
+  "ffn_down.weight",
+  "ffn_gate_inp.weight",
+  "ffn_up_exps.weight",
+  "ffn_gate_exps.weight",
+  "ffn_down_exps.weight",
+  "ffn_gate_inp_shexp.weight",
+  "ffn_up_shexp.weight",
+  "ffn_gate_shexp.weight",
+  "ffn_down_shexp.weight",
+  "attn_q_norm.weight",
+  "attn_k_norm.weight",
+  "post_attention_norm.weight",
+  "post_ffw_norm.weight",
+  "attn_q.bias",
+  "attn_k.bias",
+  "attn_v.bias",
+  "attn_output.bias",
+  "ffn_up.bias",
+  "ffn_gate.bias",
+  "ffn_down.bias",
+  "attn_qkv.bias",
+  "attn_norm.bias",
+  "ffn_norm.bias",
+};
+/* clang-format on */
 
-#define LT_BIT(b) ((uint32_t)1 << (b))
-#define LT_ATTN   (LT_BIT(LT_Q) | LT_BIT(LT_K) | LT_BIT(LT_V) | LT_BIT(LT_O))
-#define LT_DENSE  (LT_BIT(LT_UP) | LT_BIT(LT_GATE) | LT_BIT(LT_DOWN))
+#define LT_BIT(b)  ((uint32_t)1 << (b)) /* LT_COUNT <= 32 */
+#define LT_ATTN    (LT_BIT(LT_Q) | LT_BIT(LT_K) | LT_BIT(LT_V) | LT_BIT(LT_O))
+#define LT_FUSED   (LT_BIT(LT_QKV) | LT_BIT(LT_O))
+#define LT_DENSE   (LT_BIT(LT_UP) | LT_BIT(LT_GATE) | LT_BIT(LT_DOWN))
+#define LT_UP_DOWN (LT_BIT(LT_UP) | LT_BIT(LT_DOWN))
+#define LT_REFUSED (LT_BIT(LT_QKV_B) | LT_BIT(LT_ATTN_NORM_B) | LT_BIT(LT_FFN_NORM_B))
 #define LT_MOE                                                                                     \
   (LT_BIT(LT_GATE_INP) | LT_BIT(LT_UP_EXPS) | LT_BIT(LT_GATE_EXPS) | LT_BIT(LT_DOWN_EXPS))
 #define LT_SHARED                                                                                  \
@@ -135,6 +166,7 @@ static const struct {
      WT_LG_EMBD_SCALE | WT_LG_Q_SCALE | WT_LG_POST_NORMS | WT_LG_ATTN_SOFTCAP | WT_LG_FINAL_SOFTCAP,
      0, 1},
     {"gemma3", WT_LG_EMBD_SCALE | WT_LG_QK_NORM | WT_LG_Q_SCALE | WT_LG_POST_NORMS, 0, 1},
+    {"phi3", WT_LG_Q_SCALE | WT_LG_FFN_SWIGLU | WT_LG_RESIDUAL_FIRST, 0, 0},
 };
 #define MP_N_LLAMA_LIKE (sizeof(mp_llama_like) / sizeof(mp_llama_like[0]))
 
@@ -218,7 +250,9 @@ int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a
     return -1;
   if (rc == 0)
     return 0; /* part 1 of a split GGUF: the other parts' layers are not here */
-  needed = LT_ATTN | (features & WT_LG_MOE ? LT_MOE : LT_DENSE) |
+  needed = (features & WT_LG_MOE          ? LT_MOE
+            : features & WT_LG_FFN_SWIGLU ? LT_UP_DOWN
+                                          : LT_DENSE) |
            (features & WT_LG_SHARED_EXPERT ? LT_SHARED : 0) |
            (features & WT_LG_QK_NORM ? LT_QK_NORM : 0) |
            (features & WT_LG_POST_NORMS ? LT_POST : 0);
@@ -242,8 +276,13 @@ int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a
               &p.n_ff_shared, NULL) != 0)
     goto done;
   lt_masks(x, mask);
+  /* Q, K and V from one fused projection or three, as layer 0 has them */
+  if (mask[0] & LT_BIT(LT_QKV))
+    features |= WT_LG_FUSED_QKV;
+  needed |= features & WT_LG_FUSED_QKV ? LT_FUSED : LT_ATTN;
   for (il = 0; il < x->n_layer; il++) {
-    if ((mask[il] & needed) != needed || (mask[il] & LT_BIT(LT_QKV))) {
+    if ((mask[il] & needed) != needed || (mask[il] & LT_REFUSED) ||
+        (mask[il] & LT_BIT(LT_QKV)) != (mask[0] & LT_BIT(LT_QKV))) {
       rc = 0; /* a layer this graph does not describe */
       goto done;
     }

@@ -290,6 +290,16 @@ int wt_gm_cast(wt_graph *g, int a, int type) {
   return t;
 }
 
+/* ggml_glu of one tensor: its two halves of each row, half as wide. */
+int wt_gm_glu(wt_graph *g, int a) {
+  int64_t ne[4];
+  if (!gm_ok(g, a, -1))
+    return -1;
+  memcpy(ne, g->t[a].ne, sizeof(ne));
+  ne[0] /= 2;
+  return gm_new_op(g, g->t[a].type, ne, WT_GM_GLU, a, -1);
+}
+
 int wt_gm_glu_split(wt_graph *g, int a, int b) {
   if (!gm_ok(g, a, b) || b < 0)
     return -1;

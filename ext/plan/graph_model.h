@@ -108,6 +108,7 @@ int wt_gm_flash_attn_ext(wt_graph *g, int q, int k, int v, int mask);
 int wt_gm_cont_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3);
 int wt_gm_cast(wt_graph *g, int a, int type);
 int wt_gm_glu_split(wt_graph *g, int a, int b);
+int wt_gm_glu(wt_graph *g, int a);
 int wt_gm_unary(wt_graph *g, int a);
 int wt_gm_reshape_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3);
 int wt_gm_view_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3,

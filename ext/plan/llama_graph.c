@@ -112,7 +112,11 @@ static int lg_store(lg_ctx *c, const lg_kv *kv, int cache, int cur, int64_t gqa,
   wt_graph *g = &c->g;
   if (is_v && c->v_trans) {
     int view, rows;
-    cur = lg_reshape_2d(c, cur, gqa, c->n_tokens);
+    /* rows already whole: a reshape; a view of a fused projection: a copy */
+    if (!g->failed && g->t[cur].nb[2] == lg_row(g->t[cur].type, gqa))
+      cur = lg_reshape_2d(c, cur, gqa, c->n_tokens);
+    else
+      cur = wt_gm_cont_4d(g, cur, gqa, c->n_tokens, 1, 1);
     if (gqa != c->v_gqa)
       return -1; /* ggml_pad of a narrower layer: not modelled */
     view = lg_reshape_2d(c, cache, 1, c->v_gqa * kv->cells * c->n_stream);
@@ -176,12 +180,24 @@ static int lg_attention(lg_ctx *c, uint64_t il, int cur) {
   int64_t cells = kv->cells;
   unsigned b = p->bias[il];
   int q, k, v, kc, vc;
-  q = lg_linear(c, n_embd, hk * nh, cur, b & WT_LG_BQ);
-  k = lg_linear(c, n_embd, hk * nkv, cur, b & WT_LG_BK);
-  v = lg_linear(c, n_embd, hv * nkv, cur, b & WT_LG_BV);
-  q = lg_reshape_3d(c, q, hk, nh, c->n_tokens);
-  k = lg_reshape_3d(c, k, hk, nkv, c->n_tokens);
-  v = lg_reshape_3d(c, v, hv, nkv, c->n_tokens);
+  if (p->features & WT_LG_FUSED_QKV) {
+    /* build_qkv's fused path: views of one projection's rows */
+    int qkv = lg_linear(c, n_embd, hk * nh + hk * nkv + hv * nkv, cur, 0);
+    uint64_t row = g->failed ? 0 : g->t[qkv].nb[1];
+    q = wt_gm_view_4d(g, qkv, hk, nh, c->n_tokens, 1, lg_row(WT_GM_F32, hk), row,
+                      row * (uint64_t)c->n_tokens);
+    k = wt_gm_view_4d(g, qkv, hk, nkv, c->n_tokens, 1, lg_row(WT_GM_F32, hk), row,
+                      row * (uint64_t)c->n_tokens);
+    v = wt_gm_view_4d(g, qkv, hv, nkv, c->n_tokens, 1, lg_row(WT_GM_F32, hv), row,
+                      row * (uint64_t)c->n_tokens);
+  } else {
+    q = lg_linear(c, n_embd, hk * nh, cur, b & WT_LG_BQ);
+    k = lg_linear(c, n_embd, hk * nkv, cur, b & WT_LG_BK);
+    v = lg_linear(c, n_embd, hv * nkv, cur, b & WT_LG_BV);
+    q = lg_reshape_3d(c, q, hk, nh, c->n_tokens);
+    k = lg_reshape_3d(c, k, hk, nkv, c->n_tokens);
+    v = lg_reshape_3d(c, v, hv, nkv, c->n_tokens);
+  }
   if (p->features & WT_LG_QK_NORM) {
     q = wt_gm_mul(g, wt_gm_rms_norm(g, q), lg_weight(c, hk, 1));
     q = wt_gm_rope(g, q, c->pos, -1);
@@ -214,9 +230,14 @@ static int lg_attention(lg_ctx *c, uint64_t il, int cur) {
   return lg_linear(c, hv * nh, n_embd, cur, b & WT_LG_BO);
 }
 
-/* build_ffn with SiLU and a parallel gate (fused into swiglu), n_ff wide. */
+/* build_ffn with SiLU and a parallel gate (fused into swiglu), n_ff wide;
+** or phi3's: one up projection 2 n_ff wide and swiglu of its halves. */
 static int lg_ffn(lg_ctx *c, int64_t n_ff, unsigned b, int cur) {
   int64_t n_embd = (int64_t)c->p->n_embd;
+  if (c->p->features & WT_LG_FFN_SWIGLU) {
+    int up = lg_linear(c, n_embd, 2 * n_ff, cur, 0);
+    return lg_linear(c, n_ff, n_embd, wt_gm_glu(&c->g, up), 0);
+  }
   int up = lg_linear(c, n_embd, n_ff, cur, b & WT_LG_B_UP);
   int gate = lg_linear(c, n_embd, n_ff, cur, b & WT_LG_B_GATE);
   return lg_linear(c, n_ff, n_embd, wt_gm_glu_split(&c->g, gate, up), b & WT_LG_B_DOWN);
@@ -324,7 +345,7 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
       cur = lg_rms_norm(&c, cur);
     if (p->features & WT_LG_RESIDUAL_SCALE)
       cur = wt_gm_scale(g, cur);
-    cur = wt_gm_add(g, cur, ffn_in);
+    cur = p->features & WT_LG_RESIDUAL_FIRST ? wt_gm_add(g, ffn_in, cur) : wt_gm_add(g, cur, ffn_in);
   }
   cur = lg_rms_norm(&c, cur);
   wt_gm_set_flag(g, cur, WT_GM_OUTPUT); /* the embeddings, kept */

@@ -40,7 +40,10 @@ enum {
   WT_LG_Q_SCALE = 256,       /* gemma: Q scaled after RoPE */
   WT_LG_POST_NORMS = 512,    /* gemma2/3: RMS norms after attention and FFN */
   WT_LG_ATTN_SOFTCAP = 1024, /* gemma2: scores capped (scale, tanh, scale) */
-  WT_LG_FINAL_SOFTCAP = 2048 /* gemma2/3: logits capped likewise */
+  WT_LG_FINAL_SOFTCAP = 2048, /* gemma2/3: logits capped likewise */
+  WT_LG_FUSED_QKV = 4096,     /* Q, K and V are views of one projection (attn_qkv) */
+  WT_LG_FFN_SWIGLU = 8192,    /* phi3: one up projection twice n_ff wide, swiglu of its halves */
+  WT_LG_RESIDUAL_FIRST = 16384 /* phi3: the FFN's residual add names the residual first */
 };
 
 typedef struct wt_lg_params {
