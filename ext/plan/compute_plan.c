@@ -167,6 +167,7 @@ static const struct {
      0, 1},
     {"gemma3", WT_LG_EMBD_SCALE | WT_LG_QK_NORM | WT_LG_Q_SCALE | WT_LG_POST_NORMS, 0, 1},
     {"phi3", WT_LG_Q_SCALE | WT_LG_FFN_SWIGLU | WT_LG_RESIDUAL_FIRST, 0, 0},
+    {"cohere2", WT_LG_PARALLEL, 0, 1}, /* + the logit scale when set */
 };
 #define MP_N_LLAMA_LIKE (sizeof(mp_llama_like) / sizeof(mp_llama_like[0]))
 
@@ -203,6 +204,13 @@ static int mp_llama_features(mp_ctx *x, const mp_attn_shape *a, unsigned *featur
     if ((f = mp_nonzero(x, "embedding_scale")) < 0 || (g = mp_nonzero(x, "residual_scale")) < 0)
       return -1;
     *features |= (f ? WT_LG_EMBD_SCALE : 0) | (g ? WT_LG_RESIDUAL_SCALE : 0);
+  }
+  if (*features & WT_LG_PARALLEL) {
+    if ((f = mp_nonzero(x, "logit_scale")) < 0)
+      return -1;
+    *features |= f ? WT_LG_LOGIT_SCALE : 0;
+    if (a->n_swa == 0)
+      return -2; /* cohere2 always runs the sliding-window cache */
   }
   if (x->arch.n == 6 && memcmp(x->arch.p, "gemma3", 6) == 0) {
     if ((f = mp_nonzero(x, "final_logit_softcapping")) < 0)

@@ -56,10 +56,11 @@ static int lg_linear(lg_ctx *c, int64_t n_in, int64_t n_out, int cur, int bias) 
   return bias ? wt_gm_add(&c->g, t, lg_weight(c, n_out, 1)) : t;
 }
 
-/* build_norm with LLM_NORM_RMS and a weight. */
+/* build_norm with LLM_NORM_RMS and a weight (cohere2's: LLM_NORM). */
 static int lg_rms_norm(lg_ctx *c, int cur) {
   wt_graph *g = &c->g;
-  return wt_gm_mul(g, wt_gm_rms_norm(g, cur), lg_weight(c, (int64_t)c->p->n_embd, 1));
+  int n = c->p->features & WT_LG_PARALLEL ? wt_gm_norm(g, cur) : wt_gm_rms_norm(g, cur);
+  return wt_gm_mul(g, n, lg_weight(c, (int64_t)c->p->n_embd, 1));
 }
 
 /* ggml_view_2d / ggml_reshape_2d / _3d in terms of the 4-d calls. */
@@ -203,7 +204,7 @@ static int lg_attention(lg_ctx *c, uint64_t il, int cur) {
     q = wt_gm_rope(g, q, c->pos, -1);
     k = wt_gm_mul(g, wt_gm_rms_norm(g, k), lg_weight(c, hk, 1));
     k = wt_gm_rope(g, k, c->pos, -1);
-  } else {
+  } else if (!(p->features & WT_LG_PARALLEL) || (p->swa != NULL && p->swa[il])) {
     q = wt_gm_rope(g, q, c->pos, -1);
     k = wt_gm_rope(g, k, c->pos, -1);
   }
@@ -322,7 +323,19 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
       c.v_gqa = (int64_t)(p->head_v * p->n_head_kv[il]);
   cur = lg_embeddings(&c);
   lg_inputs(&c);
-  for (il = 0; il < p->n_layer; il++) {
+  for (il = 0; il < p->n_layer && (p->features & WT_LG_PARALLEL); il++) {
+    /* cohere2: the FFN reads the attention's input; both added to it */
+    int in = cur, normed = lg_rms_norm(&c, cur), attn;
+    attn = lg_attention(&c, il, normed);
+    if (il == p->n_layer - 1) {
+      attn = wt_gm_get_rows(g, attn, c.out_ids);
+      in = wt_gm_get_rows(g, in, c.out_ids);
+      normed = wt_gm_get_rows(g, normed, c.out_ids);
+    }
+    cur = lg_ffn(&c, (int64_t)p->n_ff[il], p->bias[il], normed);
+    cur = wt_gm_add(g, wt_gm_add(g, cur, in), attn);
+  }
+  for (il = 0; il < p->n_layer && !(p->features & WT_LG_PARALLEL); il++) {
     int in = cur, ffn_in;
     cur = lg_attention(&c, il, lg_rms_norm(&c, cur));
     if (il == p->n_layer - 1) {
@@ -345,7 +358,8 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
       cur = lg_rms_norm(&c, cur);
     if (p->features & WT_LG_RESIDUAL_SCALE)
       cur = wt_gm_scale(g, cur);
-    cur = p->features & WT_LG_RESIDUAL_FIRST ? wt_gm_add(g, ffn_in, cur) : wt_gm_add(g, cur, ffn_in);
+    cur =
+        p->features & WT_LG_RESIDUAL_FIRST ? wt_gm_add(g, ffn_in, cur) : wt_gm_add(g, cur, ffn_in);
   }
   cur = lg_rms_norm(&c, cur);
   wt_gm_set_flag(g, cur, WT_GM_OUTPUT); /* the embeddings, kept */

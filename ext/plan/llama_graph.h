@@ -29,21 +29,23 @@ enum {
 /* How a model's graph departs from llama's, as llama.cpp's builders for
 ** these architectures do (src/models/qwen2.cpp, qwen3.cpp, granite.cpp). */
 enum {
-  WT_LG_QK_NORM = 1,         /* qwen3: RMS norm of Q and K per head, before RoPE */
-  WT_LG_OUTPUT_BIAS = 2,     /* qwen2: a bias added to the logits */
-  WT_LG_EMBD_SCALE = 4,      /* granite: embeddings scaled */
-  WT_LG_RESIDUAL_SCALE = 8,  /* granite: attention and FFN outputs scaled */
-  WT_LG_LOGIT_SCALE = 16,    /* granite: logits scaled */
-  WT_LG_MOE = 32,            /* experts in place of the FFN (build_moe_ffn, softmax gating) */
-  WT_LG_MOE_NORM = 64,       /* the selected experts' weights normalised (llama, qwen3moe) */
-  WT_LG_SHARED_EXPERT = 128, /* qwen2moe: a shared expert with a sigmoid gate */
-  WT_LG_Q_SCALE = 256,       /* gemma: Q scaled after RoPE */
-  WT_LG_POST_NORMS = 512,    /* gemma2/3: RMS norms after attention and FFN */
-  WT_LG_ATTN_SOFTCAP = 1024, /* gemma2: scores capped (scale, tanh, scale) */
-  WT_LG_FINAL_SOFTCAP = 2048, /* gemma2/3: logits capped likewise */
-  WT_LG_FUSED_QKV = 4096,     /* Q, K and V are views of one projection (attn_qkv) */
-  WT_LG_FFN_SWIGLU = 8192,    /* phi3: one up projection twice n_ff wide, swiglu of its halves */
-  WT_LG_RESIDUAL_FIRST = 16384 /* phi3: the FFN's residual add names the residual first */
+  WT_LG_QK_NORM = 1,            /* qwen3: RMS norm of Q and K per head, before RoPE */
+  WT_LG_OUTPUT_BIAS = 2,        /* qwen2: a bias added to the logits */
+  WT_LG_EMBD_SCALE = 4,         /* granite: embeddings scaled */
+  WT_LG_RESIDUAL_SCALE = 8,     /* granite: attention and FFN outputs scaled */
+  WT_LG_LOGIT_SCALE = 16,       /* granite: logits scaled */
+  WT_LG_MOE = 32,               /* experts in place of the FFN (build_moe_ffn, softmax gating) */
+  WT_LG_MOE_NORM = 64,          /* the selected experts' weights normalised (llama, qwen3moe) */
+  WT_LG_SHARED_EXPERT = 128,    /* qwen2moe: a shared expert with a sigmoid gate */
+  WT_LG_Q_SCALE = 256,          /* gemma: Q scaled after RoPE */
+  WT_LG_POST_NORMS = 512,       /* gemma2/3: RMS norms after attention and FFN */
+  WT_LG_ATTN_SOFTCAP = 1024,    /* gemma2: scores capped (scale, tanh, scale) */
+  WT_LG_FINAL_SOFTCAP = 2048,   /* gemma2/3: logits capped likewise */
+  WT_LG_FUSED_QKV = 4096,       /* Q, K and V are views of one projection (attn_qkv) */
+  WT_LG_FFN_SWIGLU = 8192,      /* phi3: one up projection twice n_ff wide, swiglu of its halves */
+  WT_LG_RESIDUAL_FIRST = 16384, /* phi3: the FFN's residual add names the residual first */
+  WT_LG_PARALLEL = 32768,       /* cohere2: attention and FFN read the same LayerNorm'd input,
+                                   RoPE in the sliding-window layers only */
 };
 
 typedef struct wt_lg_params {
