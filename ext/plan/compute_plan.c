@@ -168,6 +168,7 @@ static const struct {
     {"gemma3", WT_LG_EMBD_SCALE | WT_LG_QK_NORM | WT_LG_Q_SCALE | WT_LG_POST_NORMS, 0, 1},
     {"phi3", WT_LG_Q_SCALE | WT_LG_FFN_SWIGLU | WT_LG_RESIDUAL_FIRST, 0, 0},
     {"cohere2", WT_LG_PARALLEL, 0, 1}, /* + the logit scale when set */
+    {"deci", WT_LG_DECI, 0, 0},
 };
 #define MP_N_LLAMA_LIKE (sizeof(mp_llama_like) / sizeof(mp_llama_like[0]))
 
@@ -289,7 +290,14 @@ int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a
     features |= WT_LG_FUSED_QKV;
   needed |= features & WT_LG_FUSED_QKV ? LT_FUSED : LT_ATTN;
   for (il = 0; il < x->n_layer; il++) {
-    if ((mask[il] & needed) != needed || (mask[il] & LT_REFUSED) ||
+    uint32_t want = needed;
+    if (features & WT_LG_DECI) /* what this layer has: attention or not, FFN or not */
+      want = (a->head[il] == 0           ? 0
+              : a->head_kv[il] == 0      ? LT_BIT(LT_O)
+              : mask[0] & LT_BIT(LT_QKV) ? LT_FUSED
+                                         : LT_ATTN) |
+             (ff[il] == 0 ? 0 : LT_DENSE);
+    if ((mask[il] & want) != want || (mask[il] & LT_REFUSED) ||
         (mask[il] & LT_BIT(LT_QKV)) != (mask[0] & LT_BIT(LT_QKV))) {
       rc = 0; /* a layer this graph does not describe */
       goto done;

@@ -290,6 +290,16 @@ int wt_gm_cast(wt_graph *g, int a, int type) {
   return t;
 }
 
+/* ggml_pad: a copy of a with p0 more values in each row. */
+int wt_gm_pad(wt_graph *g, int a, int64_t p0) {
+  int64_t ne[4];
+  if (!gm_ok(g, a, -1))
+    return -1;
+  memcpy(ne, g->t[a].ne, sizeof(ne));
+  ne[0] += p0;
+  return gm_new_op(g, g->t[a].type, ne, WT_GM_PAD, a, -1);
+}
+
 /* ggml_glu of one tensor: its two halves of each row, half as wide. */
 int wt_gm_glu(wt_graph *g, int a) {
   int64_t ne[4];

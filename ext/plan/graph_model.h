@@ -45,6 +45,7 @@ typedef enum wt_gm_op {
   WT_GM_FLASH_ATTN_EXT,
   WT_GM_CONT,
   WT_GM_CPY,
+  WT_GM_PAD,
   WT_GM_GLU,
   WT_GM_UNARY,
   WT_GM_VIEW,
@@ -109,6 +110,7 @@ int wt_gm_cont_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int
 int wt_gm_cast(wt_graph *g, int a, int type);
 int wt_gm_glu_split(wt_graph *g, int a, int b);
 int wt_gm_glu(wt_graph *g, int a);
+int wt_gm_pad(wt_graph *g, int a, int64_t p0);
 int wt_gm_unary(wt_graph *g, int a);
 int wt_gm_reshape_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3);
 int wt_gm_view_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3,

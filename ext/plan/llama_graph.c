@@ -118,10 +118,10 @@ static int lg_store(lg_ctx *c, const lg_kv *kv, int cache, int cur, int64_t gqa,
       cur = lg_reshape_2d(c, cur, gqa, c->n_tokens);
     else
       cur = wt_gm_cont_4d(g, cur, gqa, c->n_tokens, 1, 1);
-    if (gqa != c->v_gqa)
-      return -1; /* ggml_pad of a narrower layer: not modelled */
+    if (gqa < c->v_gqa) /* a narrower layer's rows, padded to the cache's */
+      cur = wt_gm_pad(g, cur, c->v_gqa - gqa);
     view = lg_reshape_2d(c, cache, 1, c->v_gqa * kv->cells * c->n_stream);
-    rows = lg_reshape_2d(c, cur, 1, gqa * c->n_tokens);
+    rows = lg_reshape_2d(c, cur, 1, c->v_gqa * c->n_tokens);
     return wt_gm_set_rows(g, view, rows, kv->v_idxs);
   }
   cur = lg_view_2d(c, cur, gqa, c->n_tokens, g->failed ? 0 : g->t[cur].nb[2]);
@@ -335,7 +335,29 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
     cur = lg_ffn(&c, (int64_t)p->n_ff[il], p->bias[il], normed);
     cur = wt_gm_add(g, wt_gm_add(g, cur, in), attn);
   }
-  for (il = 0; il < p->n_layer && !(p->features & WT_LG_PARALLEL); il++) {
+  for (il = 0; il < p->n_layer && (p->features & WT_LG_DECI); il++) {
+    /* deci: attention, a linear layer (no KV heads) or nothing (no heads);
+    ** without an FFN the layer's output is dropped, as llama.cpp does */
+    int in = cur, ffn_in;
+    if (p->n_head[il] != 0)
+      cur = lg_rms_norm(&c, cur);
+    if (p->n_head[il] != 0 && p->n_head_kv[il] == 0)
+      cur = wt_gm_mul_mat(g, lg_weight(&c, (int64_t)p->n_embd, (int64_t)p->n_embd), cur);
+    else if (p->n_head[il] != 0)
+      cur = lg_attention(&c, il, cur);
+    if (il == p->n_layer - 1) {
+      cur = wt_gm_get_rows(g, cur, c.out_ids);
+      in = wt_gm_get_rows(g, in, c.out_ids);
+    }
+    if (p->n_ff[il] == 0) {
+      cur = in;
+      continue;
+    }
+    ffn_in = p->n_head[il] != 0 ? wt_gm_add(g, cur, in) : cur;
+    cur = lg_ffn(&c, (int64_t)p->n_ff[il], p->bias[il], lg_rms_norm(&c, ffn_in));
+    cur = wt_gm_add(g, cur, ffn_in);
+  }
+  for (il = 0; il < p->n_layer && !(p->features & (WT_LG_PARALLEL | WT_LG_DECI)); il++) {
     int in = cur, ffn_in;
     cur = lg_attention(&c, il, lg_rms_norm(&c, cur));
     if (il == p->n_layer - 1) {
@@ -388,7 +410,8 @@ int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes) {
       (tv->block_size > 1 && p->head_v % 64 == 0) || p->n_seq == 0 || p->n_tokens == 0)
     return 1;
   for (il = 0; il < p->n_layer; il++)
-    if (p->n_head_kv[il] == 0 || p->n_head[il] == 0 || p->n_ff[il] == 0)
+    if (!(p->features & WT_LG_DECI) &&
+        (p->n_head_kv[il] == 0 || p->n_head[il] == 0 || p->n_ff[il] == 0))
       return 1;
   if ((p->features & WT_LG_MOE) &&
       (p->n_expert_used == 0 || p->n_expert_used > p->n_expert || p->n_expert > LG_MAX_EXPERTS ||

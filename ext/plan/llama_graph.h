@@ -46,6 +46,8 @@ enum {
   WT_LG_RESIDUAL_FIRST = 16384, /* phi3: the FFN's residual add names the residual first */
   WT_LG_PARALLEL = 32768,       /* cohere2: attention and FFN read the same LayerNorm'd input,
                                    RoPE in the sliding-window layers only */
+  WT_LG_DECI = 65536            /* deci: layers may lack attention (0 heads), KV heads (a
+                                   linear layer instead) or the FFN (0 wide) */
 };
 
 typedef struct wt_lg_params {
