@@ -10,7 +10,8 @@
 ** checks that every layer has exactly the tensors that graph reads (a
 ** fused QKV tensor or a missing FFN means another graph), and reads the
 ** widths.  A model it cannot vouch for keeps the lower bound of
-** mp_compute; a split GGUF too, since part 1 does not hold every layer.
+** mp_compute; so does part 1 of a split GGUF planned without its other
+** parts (wt_mem_settings.parts), since it does not hold every layer.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -106,19 +107,19 @@ static const char *const lt_names[LT_COUNT] = {
 #define LT_POST     (LT_BIT(LT_POST_ATTN) | LT_BIT(LT_POST_FFN))
 #define LT_N_BIASES 7
 
-/* One pass over the tensors: mask[il] gets the bit of each blk.il.<name>
-** of lt_names the model has. */
-static void lt_masks(const mp_ctx *x, uint32_t *mask) {
+/* One pass over the tensors of model m: mask[il] gets the bit of each
+** blk.il.<name> of lt_names it has. */
+static void lt_masks(const wt_model *m, uint64_t n_layer, uint32_t *mask) {
   size_t i, k;
-  for (i = 0; i < x->m->n_tensors; i++) {
-    const wt_str *n = &x->m->tensors[i].name;
+  for (i = 0; i < m->n_tensors; i++) {
+    const wt_str *n = &m->tensors[i].name;
     size_t at = 4;
     uint64_t il = 0;
     if (n->n < 6 || memcmp(n->p, "blk.", 4) != 0)
       continue;
-    while (at < n->n && n->p[at] >= '0' && n->p[at] <= '9' && il < x->n_layer)
+    while (at < n->n && n->p[at] >= '0' && n->p[at] <= '9' && il < n_layer)
       il = il * 10 + (uint64_t)(n->p[at++] - '0');
-    if (at == 4 || at >= n->n || n->p[at] != '.' || il >= x->n_layer)
+    if (at == 4 || at >= n->n || n->p[at] != '.' || il >= n_layer)
       continue;
     at++;
     for (k = 0; k < LT_COUNT; k++)
@@ -227,11 +228,14 @@ static int mp_llama_features(mp_ctx *x, const mp_attn_shape *a, unsigned *featur
   return (int)i;
 }
 
-/* split.count of a GGUF: 1 for a model in one file (or no key), else 0. */
-static int mp_one_file(mp_ctx *x) {
+/* Whether every tensor of the model is at hand: 1 for a model in one file
+** (no split.count, or 1) or a split's part 1 given all its other parts
+** (s->parts), else 0; -1 on an error. */
+static int mp_all_parts(mp_ctx *x, const wt_mem_settings *s) {
   const wt_meta *kv = mp_find(x, "split.count", 1);
   gguf_cursor c;
   gguf_scalar v;
+  uint64_t n;
   if (kv == NULL)
     return 1;
   if (kv->type == GGUF_TYPE_ARRAY || kv->type == GGUF_TYPE_STRING)
@@ -239,7 +243,8 @@ static int mp_one_file(mp_ctx *x) {
   gguf_cursor_init(&c, x->m, x->data, kv);
   if (gguf_read_scalar(&c, kv->type, &v) != 0)
     return wt_fail(x->err, "key 'split.count' runs past the end of the header");
-  return v.i == 1 || v.u == 1;
+  n = v.kind == GGUF_SCALAR_BIGUINT ? v.u : v.i < 0 ? 0 : (uint64_t)v.i;
+  return n == 1 + (s->parts != NULL ? s->n_parts : 0);
 }
 
 /* ============================= The exact figure =========================== */
@@ -251,14 +256,15 @@ int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a
   unsigned *bias, features = 0;
   unsigned char *swa;
   int rc, entry;
+  size_t i;
   memset(&p, 0, sizeof(p));
   entry = mp_llama_features(x, a, &features, &p.n_expert);
   if (entry == -2 || a->hk != a->hv)
     return 0;
-  if (entry < 0 || (rc = mp_one_file(x)) < 0)
+  if (entry < 0 || (rc = mp_all_parts(x, s)) < 0)
     return -1;
   if (rc == 0)
-    return 0; /* part 1 of a split GGUF: the other parts' layers are not here */
+    return 0; /* part 1 of a split GGUF without the others: layers missing */
   needed = (features & WT_LG_MOE          ? LT_MOE
             : features & WT_LG_FFN_SWIGLU ? LT_UP_DOWN
                                           : LT_DENSE) |
@@ -284,7 +290,9 @@ int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a
       mp_uint(x, "expert_shared_feed_forward_length", (features & WT_LG_SHARED_EXPERT) != 0, 0,
               &p.n_ff_shared, NULL) != 0)
     goto done;
-  lt_masks(x, mask);
+  lt_masks(x->m, x->n_layer, mask);
+  for (i = 0; s->parts != NULL && i < s->n_parts; i++)
+    lt_masks(s->parts[i], x->n_layer, mask);
   /* Q, K and V from one fused projection or three, as layer 0 has them */
   if (mask[0] & LT_BIT(LT_QKV))
     features |= WT_LG_FUSED_QKV;

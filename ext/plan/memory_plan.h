@@ -34,6 +34,11 @@ typedef struct wt_mem_settings {
   uint64_t n_ubatch; /* micro-batch, >= 1 */
   int flash_attn;    /* WT_FA_OFF, WT_FA_ON or WT_FA_AUTO */
   int cpu;           /* WT_CPU_* (cpu_repack.h): whose repack rules apply */
+  /* Part 1 of a split GGUF: the other parts, parsed, in order (NULL: none
+  ** given).  Only their tensor names are read, to know every layer's
+  ** tensors; without them a split model's compute buffer is unknown. */
+  const wt_model *const *parts;
+  size_t n_parts;
 } wt_mem_settings;
 
 /* llama.cpp's defaults: context_length, f16, 1 sequence, 512, FA auto;

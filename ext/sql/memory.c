@@ -34,6 +34,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bytes/cache.h"
 #include "formats/ggml_type.h"
 #include "memory.h"
 #include "plan/memory_plan.h"
@@ -160,18 +161,65 @@ static int gm_settings(wt_cursor *c, int k, wt_mem_settings *s, char **pzErr) {
                    WT_CPU_HOST, &s->cpu, pzErr);
 }
 
+/* The other parts of the split GGUF whose part 1 is the current file,
+** parsed (through the connection's cache), so that the planner sees every
+** layer's tensors: *n of them in out[] (release each), or none when the
+** current file is not such a part 1 or a part cannot be read (the planner
+** then says it cannot know the compute buffer; the part's own rows say
+** what is wrong with it). */
+static int gm_other_parts(wt_cursor *c, wt_source ***out, size_t *n) {
+  const wt_pathlist *l = &c->paths;
+  const wt_path_model *m;
+  size_t k;
+  *out = NULL;
+  *n = 0;
+  if (c->cur >= l->n || l->files[c->cur].model >= l->n_models)
+    return SQLITE_OK;
+  m = &l->models[l->files[c->cur].model];
+  if (!m->is_split || m->n_parts < 2 || m->parts[0] != c->cur)
+    return SQLITE_OK;
+  *out = sqlite3_malloc64((m->n_parts - 1) * sizeof(**out));
+  if (*out == NULL)
+    return SQLITE_NOMEM;
+  for (k = 1; k < m->n_parts; k++) {
+    const wt_path_file *f = &l->files[m->parts[k]];
+    wt_error e;
+    if (wt_cache_open(c->cache, f->path, strlen(f->path), WT_FORMAT_GGUF, &(*out)[*n], &e) != 0)
+      break;
+    (*n)++;
+  }
+  if (k < m->n_parts) {
+    while (*n > 0)
+      wt_source_release((*out)[--*n]);
+  }
+  return SQLITE_OK;
+}
+
 /* The plan of the current file for the settings from argument k on. */
 static int gm_plan(wt_cursor *c, int k, wt_mem_plan *plan, char **pzErr) {
   wt_mem_settings s;
   wt_error err;
+  wt_source **parts;
+  const wt_model **models = NULL;
+  size_t n, i;
   int rc = gm_settings(c, k, &s, pzErr);
-  if (rc != SQLITE_OK)
+  if (rc != SQLITE_OK || (rc = gm_other_parts(c, &parts, &n)) != SQLITE_OK)
     return rc;
-  if (wt_memory_plan(&c->src->model, gm_header_bytes(c), &s, plan, &err) != 0) {
+  if (n > 0 && (models = sqlite3_malloc64(n * sizeof(*models))) == NULL)
+    rc = SQLITE_NOMEM;
+  for (i = 0; models != NULL && i < n; i++)
+    models[i] = &parts[i]->model;
+  s.parts = models;
+  s.n_parts = models != NULL ? n : 0;
+  if (rc == SQLITE_OK && wt_memory_plan(&c->src->model, gm_header_bytes(c), &s, plan, &err) != 0) {
     *pzErr = wt_error_message(c->def->name, c->src->path, err.msg);
-    return SQLITE_ERROR;
+    rc = SQLITE_ERROR;
   }
-  return SQLITE_OK;
+  for (i = 0; i < n; i++)
+    wt_source_release(parts[i]);
+  sqlite3_free(parts);
+  sqlite3_free(models);
+  return rc;
 }
 
 /* start_file of gguf_memory(): plan the file's memory. */
