@@ -79,9 +79,11 @@ static int gm_strides(wt_gm_tensor *t) {
 }
 
 /* A new tensor (op, no sources yet); -1 once the graph has failed. */
-static int gm_tensor(wt_graph *g, int type, const int64_t ne[4], wt_gm_op op, int view_of) {
+static int gm_tensor(wt_graph *g, int type, const int64_t shape[4], wt_gm_op op, int view_of) {
   wt_gm_tensor *t;
+  int64_t ne[4]; /* shape may point into g->t, which the realloc below moves */
   int i;
+  memcpy(ne, shape, sizeof(ne));
   if (g->failed)
     return -1;
   for (i = 0; i < 4; i++)
