@@ -15,7 +15,7 @@
 -- llama.cpp's 'auto', and the CPU an x86 one with AVX2 ('avx2': llama.cpp
 -- repacks Q4_0 weights for it; say 'host' for this machine); the models
 -- are the demo model, tiny-llama in F16, Q8_0 and Q4_0 (`make demo` makes
--- them), tiny-gemma (compute not modelled) and a model of an architecture
+-- them), tiny-deepseek2 (compute not modelled) and a model of an architecture
 -- the planner does not know.  For a real folder: replace the paths and say
 -- 24 * 1073741824.  The models come from weights_models(), each once (a
 -- split GGUF by its part 1, which gguf_fit() reads with all its parts).
@@ -29,7 +29,7 @@
 WITH models(file) AS (
        SELECT model FROM weights_models('build/arch/quants')
        UNION ALL SELECT 'build/demo/tiny-llama.gguf'
-       UNION ALL SELECT 'build/arch/tiny-gemma.gguf'
+       UNION ALL SELECT 'build/arch/tiny-deepseek2.gguf'
        UNION ALL SELECT 'build/arch/tiny-unknown-arch.gguf'),
      contexts(tokens) AS (VALUES (4096), (8192), (16384), (32768), (65536), (131072)),
      fit AS (
@@ -50,7 +50,7 @@ WITH RECURSIVE
      models(file) AS (
        SELECT model FROM weights_models('build/arch/quants')
        UNION ALL SELECT 'build/demo/tiny-llama.gguf'
-       UNION ALL SELECT 'build/arch/tiny-gemma.gguf'
+       UNION ALL SELECT 'build/arch/tiny-deepseek2.gguf'
        UNION ALL SELECT 'build/arch/tiny-unknown-arch.gguf'),
      search(file, lo, hi) AS (
        SELECT file, 256, 1048576 FROM models

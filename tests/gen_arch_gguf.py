@@ -6,7 +6,9 @@ architecture (llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3,
 cohere2, deci, phi3, deepseek2, mamba, mistral3, granite), small dimensions, random weights (F16
 matrices, F32 vectors) and a 272-token SPM vocabulary (the 256 byte tokens
 included), so that llama.cpp (the memory oracle, tests/llama_oracle.sh)
-loads them and prints its buffer sizes.  Plus files for the planner's own
+loads them and prints its buffer sizes.  Two wider ones have a real model's
+proportions (heads 64 wide, a vocabulary whose logits outweigh the layers):
+tiny-llama-wide and tiny-qwen2-wide, Q8_0 matrices, about 19 and 13 MB.  Plus files for the planner's own
 tests: an unknown architecture, hostile metadata, header-only files shaped
 like Llama-3-8B and DeepSeek-V3, tiny-llama in three quantizations
 (quants/) and split in two (split/).  Standard library only; the output is
@@ -92,15 +94,15 @@ def write_gguf(path, kvs, tensors, seed, data=None):
         f.write(out)
 
 
-def vocab():
+def vocab(n_vocab=N_VOCAB):
     toks = ["<unk>", "<s>", "</s>"] + ["<0x%02X>" % b for b in range(256)]
     toks += ["<|endoftext|>", "<|end|>", "<|user|>", "<|assistant|>", "<|system|>"]
-    toks += ["t%d" % i for i in range(N_VOCAB - len(toks))]
+    toks += ["t%d" % i for i in range(n_vocab - len(toks))]
     return [
         ("tokenizer.ggml.model", T_STR, "llama"),
         ("tokenizer.ggml.tokens", T_ARR, (T_STR, toks)),
-        ("tokenizer.ggml.scores", T_ARR, (T_F32, [0.0] * N_VOCAB)),
-        ("tokenizer.ggml.token_type", T_ARR, (T_I32, [2, 3, 3] + [6] * 256 + [1] * (N_VOCAB - 259))),
+        ("tokenizer.ggml.scores", T_ARR, (T_F32, [0.0] * n_vocab)),
+        ("tokenizer.ggml.token_type", T_ARR, (T_I32, [2, 3, 3] + [6] * 256 + [1] * (n_vocab - 259))),
         ("tokenizer.ggml.unknown_token_id", T_U32, 0),
         ("tokenizer.ggml.bos_token_id", T_U32, 1),
         ("tokenizer.ggml.eos_token_id", T_U32, 2),
@@ -170,6 +172,24 @@ def dense(arch, n_layer=2, bias=False, qk_norm=False, kv_array=False):
     for i in range(n_layer):
         t += attn(i, E, H, KV, 16, 16, bias, qk_norm) + ffn(i, E, FF)
     return kvs, t
+
+
+def wide(arch, n_layer, E, FF, H, KV, n_vocab, bias=False, tied=False, output_bias=False):
+    """A dense model with a real one's proportions: heads 64 wide and the
+    vocabulary's logits larger than the layers; Q8_0 matrices (file type 7)
+    to stay small on disk, the output tied to the embeddings when tied."""
+    hd = E // H
+    kvs = [k if k[0] != "general.file_type" else (k[0], T_U32, 7) for k in header(arch, n_layer, E, FF, H, KV)]
+    kvs = [k if k[0] != "general.name" else (k[0], T_STR, "tiny-%s-wide" % arch) for k in kvs]
+    kvs.append((arch + ".rope.dimension_count", T_U32, hd))
+    t = [("token_embd.weight", [E, n_vocab], F16), ("output_norm.weight", [E], F32)]
+    if not tied:
+        t.append(("output.weight", [E, n_vocab], F16))
+    if output_bias:
+        t.append(("output.bias", [n_vocab], F32))
+    for i in range(n_layer):
+        t += attn(i, E, H, KV, hd, hd, bias) + ffn(i, E, FF)
+    return kvs + vocab(n_vocab), [(n, ne, Q8_0 if ty == F16 else ty) for n, ne, ty in t]
 
 
 def qwen3moe():
@@ -478,6 +498,13 @@ def main():
     write_gguf(os.path.join(d, "tiny-mistral3.gguf"), kvs + vocab(), t, 300)
     kvs, t = dense("granite")
     write_gguf(os.path.join(d, "tiny-granite.gguf"), kvs + [("granite.logit_scale", T_F32, 1.0)] + vocab(), t, 301)
+    # real proportions: llama's logits dominate; qwen2 with q/k/v biases, the
+    # output tied to the embeddings and a bias on it (llama.cpp's qwen2
+    # loader takes an optional output.bias, src/models/qwen2.cpp)
+    kvs, t = wide("llama", 2, 256, 704, 4, 2, 32000)
+    write_gguf(os.path.join(d, "tiny-llama-wide.gguf"), kvs, t, 302)
+    kvs, t = wide("qwen2", 3, 384, 1024, 6, 2, 20000, bias=True, tied=True, output_bias=True)
+    write_gguf(os.path.join(d, "tiny-qwen2-wide.gguf"), kvs, t, 303)
     # tiny-llama in three quantizations (sql/fit_context.sql)
     kvs, t = models["llama"]
     os.makedirs(os.path.join(d, "quants"), exist_ok=True)

@@ -34,7 +34,9 @@ cp tests/llama_oracle.mjs "$dir/llama_oracle.mjs"
 # llama.cpp refuses on some models: a quantized V without flash attention,
 # a quantized K whose block does not divide the head (16 wide in most tiny
 # models, 32 in gemma's and qwen3moe's), K and V types that differ on an
-# MLA model (deepseek2), more than 256 sequences.
+# MLA model (deepseek2), more than 256 sequences.  On the wide models
+# (heads 64 wide) the quantized caches are accepted, and llama.cpp rotates
+# them (see tests/llama_oracle_test.py).
 settings_all="2048,1,0,f16,f16 1000,1,0,f16,f16 3000,2,1,f16,f16 2100,3,0,f32,f32 2400,4,1,f16,f16 8192,1,1,f16,f16"
 settings_all="$settings_all 2048,1,auto,f16,f16 300,3,auto,f16,f16 512,3,0,f16,f16 256,2,auto,f16,f16"
 settings_all="$settings_all 4096,1,1,q8_0,q8_0 2100,3,1,q4_0,q8_0 2048,1,auto,q8_0,f16 2048,1,auto,f16,q8_0"
@@ -42,7 +44,7 @@ settings_all="$settings_all 2048,1,0,f16,q8_0 4096,257,auto,f16,f16"
 # The demo model (make demo) is a Q8_0 llama; make test builds it first.
 [ -f build/demo/tiny-llama.gguf ] || make -s build/demo/.stamp >/dev/null || exit 1
 for arch in llama qwen2 qwen2moe qwen3 qwen3moe gemma gemma2 gemma3 cohere2 deci phi3 deepseek2 mamba \
-    mistral3 granite demo quants/tiny-llama-F16 quants/tiny-llama-Q8_0 quants/tiny-llama-Q4_0; do
+    mistral3 granite llama-wide qwen2-wide demo quants/tiny-llama-F16 quants/tiny-llama-Q8_0 quants/tiny-llama-Q4_0; do
   settings=$settings_all
   f=build/arch/tiny-$arch.gguf
   case $arch in
