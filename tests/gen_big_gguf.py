@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""gen_big_gguf.py DIR: GGUF files with the shapes of real models, whose
+tensor data is a hole (a sparse file: the header, then the size the tensors
+claim, unwritten), for the memory planner's compute buffer at real scale.
+
+llama.cpp loads them (every key and tensor it requires, a 'llama' SPM
+vocabulary of the model's size), so its own figures for them can be taken
+with a build of llama.cpp (tests/memory_big.test says which); the planner
+reads only the header.  Written: Llama-3-70B (80 layers), Qwen3-30B-A3B
+(48 layers, 128 experts), Gemma-3-27B (62 layers, sliding window), as Q8_0.
+Each takes a few MB on disk whatever its apparent size.  Standard library
+only; the output is deterministic.
+"""
+import os
+import struct
+import sys
+
+Q8_0 = 8
+T_U32, T_I32, T_F32, T_STR, T_ARR = 4, 5, 6, 8, 9
+ALIGN = 32
+
+
+def s(x):
+    b = x.encode()
+    return struct.pack("<Q", len(b)) + b
+
+
+def kv(key, t, v):
+    """One metadata entry; arrays are (element type, values)."""
+    out = s(key) + struct.pack("<I", t)
+    if t == T_U32:
+        return out + struct.pack("<I", v)
+    if t == T_F32:
+        return out + struct.pack("<f", v)
+    if t == T_STR:
+        return out + s(v)
+    et, vals = v
+    out += struct.pack("<IQ", et, len(vals))
+    if et == T_STR:
+        return out + b"".join(s(x) for x in vals)
+    return out + struct.pack("<%d%s" % (len(vals), "f" if et == T_F32 else "i"), *vals)
+
+
+def vocab(n):
+    """A SentencePiece-style vocabulary of n tokens: <unk>, <s>, </s>, the
+    256 byte tokens, then plain ones."""
+    toks = ["<unk>", "<s>", "</s>"] + ["<0x%02X>" % i for i in range(256)]
+    toks += ["t%d" % i for i in range(n - len(toks))]
+    types = [2, 3, 3] + [6] * 256 + [1] * (n - 259)
+    return [
+        kv("tokenizer.ggml.model", T_STR, "llama"),
+        kv("tokenizer.ggml.tokens", T_ARR, (T_STR, toks)),
+        kv("tokenizer.ggml.scores", T_ARR, (T_F32, [0.0] * n)),
+        kv("tokenizer.ggml.token_type", T_ARR, (T_I32, types)),
+    ]
+
+
+def model(arch, n_layer, n_embd, n_ff, n_head, n_kv, head, n_vocab, extra_kv=(), qk_norm=False,
+          post_norms=False, experts=None):
+    """The metadata and tensor list of a dense or mixture-of-experts model."""
+    kvs = [
+        kv("general.architecture", T_STR, arch),
+        kv(arch + ".block_count", T_U32, n_layer),
+        kv(arch + ".context_length", T_U32, 131072),
+        kv(arch + ".embedding_length", T_U32, n_embd),
+        kv(arch + ".feed_forward_length", T_U32, n_ff),
+        kv(arch + ".attention.head_count", T_U32, n_head),
+        kv(arch + ".attention.head_count_kv", T_U32, n_kv),
+        kv(arch + ".attention.key_length", T_U32, head),
+        kv(arch + ".attention.value_length", T_U32, head),
+        kv(arch + ".rope.dimension_count", T_U32, head),
+        kv(arch + ".attention.layer_norm_rms_epsilon", T_F32, 1e-6),
+    ] + [kv(arch + "." + k, t, v) for k, t, v in extra_kv] + vocab(n_vocab)
+    ts = [("token_embd.weight", [n_embd, n_vocab]), ("output_norm.weight", [n_embd]),
+          ("output.weight", [n_embd, n_vocab])]
+    for i in range(n_layer):
+        p = "blk.%d." % i
+        ts += [(p + "attn_norm.weight", [n_embd]), (p + "attn_q.weight", [n_embd, n_head * head]),
+               (p + "attn_k.weight", [n_embd, n_kv * head]), (p + "attn_v.weight", [n_embd, n_kv * head]),
+               (p + "attn_output.weight", [n_head * head, n_embd]), (p + "ffn_norm.weight", [n_embd])]
+        if qk_norm:
+            ts += [(p + "attn_q_norm.weight", [head]), (p + "attn_k_norm.weight", [head])]
+        if post_norms:
+            ts += [(p + "post_attention_norm.weight", [n_embd]), (p + "post_ffw_norm.weight", [n_embd])]
+        if experts:
+            n_exp, n_ff_exp = experts
+            ts += [(p + "ffn_gate_inp.weight", [n_embd, n_exp]),
+                   (p + "ffn_up_exps.weight", [n_embd, n_ff_exp, n_exp]),
+                   (p + "ffn_gate_exps.weight", [n_embd, n_ff_exp, n_exp]),
+                   (p + "ffn_down_exps.weight", [n_ff_exp, n_embd, n_exp])]
+        else:
+            ts += [(p + "ffn_up.weight", [n_embd, n_ff]), (p + "ffn_gate.weight", [n_embd, n_ff]),
+                   (p + "ffn_down.weight", [n_ff, n_embd])]
+    return kvs, ts
+
+
+def write(path, kvs, ts):
+    """The header, then the tensors' bytes as a hole (F32 norms, Q8_0
+    matrices, each aligned to 32)."""
+    infos, off = b"", 0
+    for name, dims in ts:
+        n = 1
+        for d in dims:
+            n *= d
+        t, size = (0, 4 * n) if len(dims) == 1 else (Q8_0, n // 32 * 34)
+        infos += s(name) + struct.pack("<I", len(dims)) + b"".join(struct.pack("<Q", d) for d in dims)
+        infos += struct.pack("<IQ", t, off)
+        off += (size + ALIGN - 1) // ALIGN * ALIGN
+    head = b"GGUF" + struct.pack("<IQQ", 3, len(ts), len(kvs)) + b"".join(kvs) + infos
+    head += b"\0" * (-len(head) % ALIGN)
+    with open(path + ".tmp", "wb") as f:
+        f.write(head)
+        f.truncate(len(head) + off)
+    os.replace(path + ".tmp", path)
+
+
+def main():
+    d = sys.argv[1]
+    os.makedirs(d, exist_ok=True)
+    write(os.path.join(d, "llama-70b-shape.gguf"),
+          *model("llama", 80, 8192, 28672, 64, 8, 128, 128256))
+    write(os.path.join(d, "qwen3moe-30b-shape.gguf"),
+          *model("qwen3moe", 48, 2048, 6144, 32, 4, 128, 151936, qk_norm=True,
+                 extra_kv=[("expert_count", T_U32, 128), ("expert_used_count", T_U32, 8),
+                           ("expert_feed_forward_length", T_U32, 768)],
+                 experts=(128, 768)))
+    write(os.path.join(d, "gemma3-27b-shape.gguf"),
+          *model("gemma3", 62, 5376, 21504, 32, 16, 128, 262208, qk_norm=True, post_norms=True,
+                 extra_kv=[("attention.sliding_window", T_U32, 1024)]))
+
+
+if __name__ == "__main__":
+    main()
