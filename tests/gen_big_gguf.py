@@ -7,7 +7,9 @@ llama.cpp loads them (every key and tensor it requires, a 'llama' SPM
 vocabulary of the model's size), so its own figures for them can be taken
 with a build of llama.cpp (tests/memory_big.test says which); the planner
 reads only the header.  Written: Llama-3-70B (80 layers), Qwen3-30B-A3B
-(48 layers, 128 experts), Gemma-3-27B (62 layers, sliding window), as Q8_0.
+(48 layers, 128 experts), Gemma-3-27B (62 layers, sliding window), and two
+deepseek2 models of 6 layers with DeepSeek-V3's and DeepSeek-V2-Lite's
+attention and routing, as Q8_0.
 Each takes a few MB on disk whatever its apparent size.  Standard library
 only; the output is deterministic.
 """
@@ -16,7 +18,7 @@ import struct
 import sys
 
 Q8_0 = 8
-T_U32, T_I32, T_F32, T_STR, T_ARR = 4, 5, 6, 8, 9
+T_U32, T_I32, T_F32, T_BOOL, T_STR, T_ARR = 4, 5, 6, 7, 8, 9
 ALIGN = 32
 
 
@@ -32,6 +34,8 @@ def kv(key, t, v):
         return out + struct.pack("<I", v)
     if t == T_F32:
         return out + struct.pack("<f", v)
+    if t == T_BOOL:
+        return out + struct.pack("<B", 1 if v else 0)
     if t == T_STR:
         return out + s(v)
     et, vals = v
@@ -94,6 +98,73 @@ def model(arch, n_layer, n_embd, n_ff, n_head, n_kv, head, n_vocab, extra_kv=(),
     return kvs, ts
 
 
+def deepseek2(n_layer, n_lead, n_embd, n_head, q_lora, kv_lora, rope, nope, v_head, n_ff, n_exp,
+              n_used, n_ff_exp, n_vocab, routing):
+    """A deepseek2 model with multi-head latent attention: n_lead dense
+    layers, then experts with one shared expert; routing is the keys of
+    its router (gating function, groups, scale, norm) and whether the
+    routing scores have a bias (exp_probs_b)."""
+    arch = "deepseek2"
+    head_k = nope + rope
+    kvs = [
+        kv("general.architecture", T_STR, arch),
+        kv(arch + ".block_count", T_U32, n_layer),
+        kv(arch + ".context_length", T_U32, 163840),
+        kv(arch + ".embedding_length", T_U32, n_embd),
+        kv(arch + ".feed_forward_length", T_U32, n_ff),
+        kv(arch + ".attention.head_count", T_U32, n_head),
+        kv(arch + ".attention.head_count_kv", T_U32, 1),
+        kv(arch + ".attention.key_length", T_U32, kv_lora + rope),
+        kv(arch + ".attention.value_length", T_U32, kv_lora),
+        kv(arch + ".attention.key_length_mla", T_U32, head_k),
+        kv(arch + ".attention.value_length_mla", T_U32, v_head),
+        kv(arch + ".attention.kv_lora_rank", T_U32, kv_lora),
+        kv(arch + ".rope.dimension_count", T_U32, rope),
+        kv(arch + ".attention.layer_norm_rms_epsilon", T_F32, 1e-6),
+        kv(arch + ".leading_dense_block_count", T_U32, n_lead),
+        kv(arch + ".expert_count", T_U32, n_exp),
+        kv(arch + ".expert_used_count", T_U32, n_used),
+        kv(arch + ".expert_shared_count", T_U32, 1),
+        kv(arch + ".expert_feed_forward_length", T_U32, n_ff_exp),
+        kv(arch + ".expert_weights_scale", T_F32, routing["scale"]),
+        kv(arch + ".expert_weights_norm", T_BOOL, routing["norm"]),
+        kv(arch + ".expert_gating_func", T_U32, routing["gating"]),
+    ] + vocab(n_vocab)
+    if q_lora:
+        kvs.append(kv(arch + ".attention.q_lora_rank", T_U32, q_lora))
+    if routing["groups"]:
+        kvs += [kv(arch + ".expert_group_count", T_U32, routing["groups"][0]),
+                kv(arch + ".expert_group_used_count", T_U32, routing["groups"][1])]
+    ts = [("token_embd.weight", [n_embd, n_vocab]), ("output_norm.weight", [n_embd]),
+          ("output.weight", [n_embd, n_vocab])]
+    for i in range(n_layer):
+        p = "blk.%d." % i
+        ts += [(p + "attn_norm.weight", [n_embd])]
+        if q_lora:
+            ts += [(p + "attn_q_a.weight", [n_embd, q_lora]), (p + "attn_q_a_norm.weight", [q_lora]),
+                   (p + "attn_q_b.weight", [q_lora, n_head * head_k])]
+        else:
+            ts += [(p + "attn_q.weight", [n_embd, n_head * head_k])]
+        ts += [(p + "attn_kv_a_mqa.weight", [n_embd, kv_lora + rope]),
+               (p + "attn_kv_a_norm.weight", [kv_lora]),
+               (p + "attn_k_b.weight", [nope, kv_lora, n_head]),
+               (p + "attn_v_b.weight", [kv_lora, v_head, n_head]),
+               (p + "attn_output.weight", [n_head * v_head, n_embd]), (p + "ffn_norm.weight", [n_embd])]
+        if i < n_lead:
+            ts += [(p + "ffn_gate.weight", [n_embd, n_ff]), (p + "ffn_up.weight", [n_embd, n_ff]),
+                   (p + "ffn_down.weight", [n_ff, n_embd])]
+            continue
+        ts += [(p + "ffn_gate_inp.weight", [n_embd, n_exp]),
+               (p + "ffn_gate_exps.weight", [n_embd, n_ff_exp, n_exp]),
+               (p + "ffn_up_exps.weight", [n_embd, n_ff_exp, n_exp]),
+               (p + "ffn_down_exps.weight", [n_ff_exp, n_embd, n_exp]),
+               (p + "ffn_gate_shexp.weight", [n_embd, n_ff_exp]), (p + "ffn_up_shexp.weight", [n_embd, n_ff_exp]),
+               (p + "ffn_down_shexp.weight", [n_ff_exp, n_embd])]
+        if routing["probs_bias"]:
+            ts += [(p + "exp_probs_b.bias", [n_exp])]
+    return kvs, ts
+
+
 def write(path, kvs, ts):
     """The header, then the tensors' bytes as a hole (F32 norms, Q8_0
     matrices, each aligned to 32)."""
@@ -124,6 +195,15 @@ def main():
                  extra_kv=[("expert_count", T_U32, 128), ("expert_used_count", T_U32, 8),
                            ("expert_feed_forward_length", T_U32, 768)],
                  experts=(128, 768)))
+    # DeepSeek-V3's router (sigmoid, 8 groups of which 4, scores biased,
+    # weights normalised and scaled by 2.5) and attention, fewer and
+    # narrower layers; and V2-Lite's (softmax, Q projected directly)
+    write(os.path.join(d, "deepseek-v3-like.gguf"),
+          *deepseek2(6, 1, 2048, 16, 768, 256, 32, 64, 64, 4096, 64, 6, 512, 32000,
+                     {"gating": 2, "groups": (8, 4), "scale": 2.5, "norm": True, "probs_bias": True}))
+    write(os.path.join(d, "deepseek-v2-lite-like.gguf"),
+          *deepseek2(6, 1, 2048, 16, 0, 512, 64, 128, 128, 10944, 64, 6, 1408, 102400,
+                     {"gating": 1, "groups": None, "scale": 1.0, "norm": False, "probs_bias": False}))
     write(os.path.join(d, "gemma3-27b-shape.gguf"),
           *model("gemma3", 62, 5376, 21504, 32, 16, 128, 262208, qk_norm=True, post_norms=True,
                  extra_kv=[("attention.sliding_window", T_U32, 1024)]))

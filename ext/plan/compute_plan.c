@@ -31,6 +31,13 @@ enum {
   LT_V,
   LT_O,
   LT_QKV,          /* Q, K and V fused */
+  LT_Q_A,          /* MLA (deepseek2) */
+  LT_Q_A_NORM,
+  LT_Q_B,
+  LT_KV_A,
+  LT_KV_A_NORM,
+  LT_K_B,
+  LT_V_B,
   LT_UP,           /* a dense FFN */
   LT_GATE,
   LT_DOWN,
@@ -38,7 +45,8 @@ enum {
   LT_UP_EXPS,
   LT_GATE_EXPS,
   LT_DOWN_EXPS,
-  LT_SH_GATE_INP,  /* a shared expert */
+  LT_PROBS_B,
+  LT_SH_GATE_INP,  /* shared experts */
   LT_SH_UP,
   LT_SH_GATE,
   LT_SH_DOWN,
@@ -56,6 +64,7 @@ enum {
   LT_QKV_B,        /* not modelled */
   LT_ATTN_NORM_B,
   LT_FFN_NORM_B,
+  LT_GATE_UP_EXPS,
   LT_COUNT
 };
 
@@ -65,6 +74,13 @@ static const char *const lt_names[LT_COUNT] = {
   "attn_v.weight",
   "attn_output.weight",
   "attn_qkv.weight",
+  "attn_q_a.weight",
+  "attn_q_a_norm.weight",
+  "attn_q_b.weight",
+  "attn_kv_a_mqa.weight",
+  "attn_kv_a_norm.weight",
+  "attn_k_b.weight",
+  "attn_v_b.weight",
   "ffn_up.weight",
   "ffn_gate.weight",
   "ffn_down.weight",
@@ -72,6 +88,7 @@ static const char *const lt_names[LT_COUNT] = {
   "ffn_up_exps.weight",
   "ffn_gate_exps.weight",
   "ffn_down_exps.weight",
+  "exp_probs_b.bias",
   "ffn_gate_inp_shexp.weight",
   "ffn_up_shexp.weight",
   "ffn_gate_shexp.weight",
@@ -90,26 +107,30 @@ static const char *const lt_names[LT_COUNT] = {
   "attn_qkv.bias",
   "attn_norm.bias",
   "ffn_norm.bias",
+  "ffn_gate_up_exps.weight",
 };
 /* clang-format on */
 
-#define LT_BIT(b)  ((uint32_t)1 << (b)) /* LT_COUNT <= 32 */
-#define LT_ATTN    (LT_BIT(LT_Q) | LT_BIT(LT_K) | LT_BIT(LT_V) | LT_BIT(LT_O))
-#define LT_FUSED   (LT_BIT(LT_QKV) | LT_BIT(LT_O))
+#define LT_BIT(b) ((uint64_t)1 << (b)) /* LT_COUNT <= 64 */
+#define LT_ATTN   (LT_BIT(LT_Q) | LT_BIT(LT_K) | LT_BIT(LT_V) | LT_BIT(LT_O))
+#define LT_FUSED  (LT_BIT(LT_QKV) | LT_BIT(LT_O))
+#define LT_MLA                                                                                     \
+  (LT_BIT(LT_KV_A) | LT_BIT(LT_KV_A_NORM) | LT_BIT(LT_K_B) | LT_BIT(LT_V_B) | LT_BIT(LT_O))
+#define LT_MLA_Q   (LT_BIT(LT_Q_A) | LT_BIT(LT_Q_A_NORM) | LT_BIT(LT_Q_B))
 #define LT_DENSE   (LT_BIT(LT_UP) | LT_BIT(LT_GATE) | LT_BIT(LT_DOWN))
 #define LT_UP_DOWN (LT_BIT(LT_UP) | LT_BIT(LT_DOWN))
-#define LT_REFUSED (LT_BIT(LT_QKV_B) | LT_BIT(LT_ATTN_NORM_B) | LT_BIT(LT_FFN_NORM_B))
 #define LT_MOE                                                                                     \
   (LT_BIT(LT_GATE_INP) | LT_BIT(LT_UP_EXPS) | LT_BIT(LT_GATE_EXPS) | LT_BIT(LT_DOWN_EXPS))
-#define LT_SHARED                                                                                  \
-  (LT_BIT(LT_SH_GATE_INP) | LT_BIT(LT_SH_UP) | LT_BIT(LT_SH_GATE) | LT_BIT(LT_SH_DOWN))
-#define LT_QK_NORM  (LT_BIT(LT_Q_NORM) | LT_BIT(LT_K_NORM))
-#define LT_POST     (LT_BIT(LT_POST_ATTN) | LT_BIT(LT_POST_FFN))
+#define LT_SHARED  (LT_BIT(LT_SH_UP) | LT_BIT(LT_SH_GATE) | LT_BIT(LT_SH_DOWN))
+#define LT_QK_NORM (LT_BIT(LT_Q_NORM) | LT_BIT(LT_K_NORM))
+#define LT_POST    (LT_BIT(LT_POST_ATTN) | LT_BIT(LT_POST_FFN))
+#define LT_REFUSED                                                                                 \
+  (LT_BIT(LT_QKV_B) | LT_BIT(LT_ATTN_NORM_B) | LT_BIT(LT_FFN_NORM_B) | LT_BIT(LT_GATE_UP_EXPS))
 #define LT_N_BIASES 7
 
 /* One pass over the tensors of model m: mask[il] gets the bit of each
 ** blk.il.<name> of lt_names it has. */
-static void lt_masks(const wt_model *m, uint64_t n_layer, uint32_t *mask) {
+static void lt_masks(const wt_model *m, uint64_t n_layer, uint64_t *mask) {
   size_t i, k;
   for (i = 0; i < m->n_tensors; i++) {
     const wt_str *n = &m->tensors[i].name;
@@ -147,6 +168,26 @@ static int mp_nonzero(mp_ctx *x, const char *key) {
   return v.i != 0 || v.u != 0 || v.r != 0.0;
 }
 
+/* "{arch}.key" as a float (absent: dflt); -1 on an error. */
+static int mp_float(mp_ctx *x, const char *key, double dflt, double *v) {
+  const wt_meta *kv = mp_find(x, key, 0);
+  gguf_cursor c;
+  gguf_scalar sc;
+  *v = dflt;
+  if (kv == NULL)
+    return 0;
+  if (kv->type == GGUF_TYPE_ARRAY || kv->type == GGUF_TYPE_STRING)
+    return wt_fail(x->err, "key '%.*s.%s' is not a number", (int)x->arch.n, x->arch.p, key);
+  gguf_cursor_init(&c, x->m, x->data, kv);
+  if (gguf_read_scalar(&c, kv->type, &sc) != 0)
+    return wt_fail(x->err, "key '%.*s.%s' runs past the end of the header", (int)x->arch.n,
+                   x->arch.p, key);
+  *v = kv->type == GGUF_TYPE_FLOAT32 || kv->type == GGUF_TYPE_FLOAT64 ? sc.r
+       : sc.kind == GGUF_SCALAR_BIGUINT                               ? (double)sc.u
+                                                                      : (double)sc.i;
+  return 0;
+}
+
 /* Architectures whose graph llama_graph.c builds: its pieces for a dense
 ** model, and for one with experts (0: not modelled); swa 1 when it runs a
 ** sliding-window cache beside the full one when the file has a window. */
@@ -170,14 +211,45 @@ static const struct {
     {"phi3", WT_LG_Q_SCALE | WT_LG_FFN_SWIGLU | WT_LG_RESIDUAL_FIRST, 0, 0},
     {"cohere2", WT_LG_PARALLEL, 0, 1}, /* + the logit scale when set */
     {"deci", WT_LG_DECI, 0, 0},
+    {"deepseek2", 0, WT_LG_MLA | WT_LG_MOE | WT_LG_SHARED_FFN, 0}, /* + routing from its keys */
 };
 #define MP_N_LLAMA_LIKE (sizeof(mp_llama_like) / sizeof(mp_llama_like[0]))
 
-/* The entry of mp_llama_like for the model and its pieces, checked against
-** the keys that change its graph: the entry's index, -2 when the graph is
-** not modelled, -1 on an error.  *n_expert is the expert count (0: dense). */
+/* deepseek2 (src/models/deepseek2.cpp): MLA widths, the dense layers
+** first, routing (sigmoid or softmax, normalised, scaled) from its keys.
+** 1 when modelled, 0 when not (no MLA, MTP layers), -1 on an error. */
+static int mp_deepseek2(mp_ctx *x, const mp_attn_shape *a, wt_lg_params *p, unsigned *features) {
+  uint64_t gating, nextn;
+  double scale;
+  int norm;
+  if (a->kmla == 0 || a->vmla == 0 || a->kmla < 1)
+    return 0; /* the older non-MLA path: not modelled */
+  if (mp_uint(x, "attention.kv_lora_rank", 1, 0, &p->kv_lora, NULL) != 0 ||
+      mp_uint(x, "attention.q_lora_rank", 0, 0, &p->q_lora, NULL) != 0 ||
+      mp_uint(x, "rope.dimension_count", 1, 0, &p->n_rot, NULL) != 0 ||
+      mp_uint(x, "leading_dense_block_count", 0, 0, &p->n_dense_lead, NULL) != 0 ||
+      mp_uint(x, "expert_shared_count", 1, 0, &p->n_expert_shared, NULL) != 0 ||
+      mp_uint(x, "expert_gating_func", 0, 0, &gating, NULL) != 0 ||
+      mp_uint(x, "nextn_predict_layers", 0, 0, &nextn, NULL) != 0 ||
+      (norm = mp_nonzero(x, "expert_weights_norm")) < 0 ||
+      mp_float(x, "expert_weights_scale", 0, &scale) != 0)
+    return -1;
+  /* MTP layers, other gating functions, a shape that cannot be: not modelled */
+  if (nextn != 0 || gating > 2 || p->n_rot >= a->kmla || p->n_expert_shared == 0 ||
+      a->hk != p->kv_lora + p->n_rot || a->hv != p->kv_lora)
+    return 0;
+  p->head_k_mla = a->kmla;
+  p->head_v_mla = a->vmla;
+  *features |= (norm ? WT_LG_MOE_NORM : 0) | (gating == 2 ? WT_LG_MOE_SIGMOID : 0) |
+               (scale != 0.0 && scale != 1.0 ? WT_LG_MOE_SCALE : 0);
+  return 1;
+}
+
+/* The entry of mp_llama_like for the model, its pieces and the routing,
+** checked against the keys that change its graph: the entry's index, -2
+** when the graph is not modelled, -1 on an error. */
 static int mp_llama_features(mp_ctx *x, const mp_attn_shape *a, unsigned *features,
-                             uint64_t *n_expert) {
+                             wt_lg_params *p) {
   size_t i;
   int f = 0, g = 0;
   for (i = 0; i < MP_N_LLAMA_LIKE; i++)
@@ -186,18 +258,26 @@ static int mp_llama_features(mp_ctx *x, const mp_attn_shape *a, unsigned *featur
       break;
   if (i == MP_N_LLAMA_LIKE || (a->n_swa != 0 && !mp_llama_like[i].swa))
     return -2;
-  if (mp_uint(x, "expert_count", 0, 0, n_expert, NULL) != 0)
+  if (mp_uint(x, "expert_count", 0, 0, &p->n_expert, NULL) != 0 ||
+      mp_uint(x, "expert_group_count", 0, 0, &p->n_groups, NULL) != 0 ||
+      mp_uint(x, "expert_group_used_count", 0, 0, &p->n_group_used, NULL) != 0)
     return -1;
-  *features = *n_expert ? mp_llama_like[i].moe : mp_llama_like[i].dense;
-  if (*features == 0 && *n_expert)
+  *features = p->n_expert ? mp_llama_like[i].moe : mp_llama_like[i].dense;
+  if (*features == 0 && p->n_expert)
     return -2;
-  /* mistral3's attention temperature, a granite vision deepstack, expert
-  ** groups: other graphs */
+  /* expert groups as llama.cpp accepts them (llama_model::load_hparams) */
+  if (p->n_groups > 1 && (p->n_group_used == 0 || p->n_group_used >= p->n_groups ||
+                          p->n_groups >= p->n_expert || p->n_expert % p->n_groups != 0))
+    return -2;
+  if ((a->kmla != 0) != ((*features & WT_LG_MLA) != 0))
+    return -2;
+  if ((*features & WT_LG_MLA) && (f = mp_deepseek2(x, a, p, features)) <= 0)
+    return f < 0 ? -1 : -2;
+  /* an attention temperature (mistral3, deepseek2), a granite vision
+  ** deepstack: other graphs */
   if ((f = mp_nonzero(x, "attention.temperature_scale")) != 0 ||
       (g = mp_nonzero(x, "deepstack_mapping")) != 0)
     return f < 0 || g < 0 ? -1 : -2;
-  if ((f = mp_nonzero(x, "expert_group_count")) != 0)
-    return f < 0 ? -1 : -2;
   if (*features & WT_LG_LOGIT_SCALE) {
     /* granite: rope only when rope.scaling.finetuned is absent or true */
     if (mp_find(x, "rope.scaling.finetuned", 0) != NULL &&
@@ -249,42 +329,63 @@ static int mp_all_parts(mp_ctx *x, const wt_mem_settings *s) {
 
 /* ============================= The exact figure =========================== */
 
+/* The tensors layer il must have for the graph of these features (mask0:
+** layer 0's, which decides a fused QKV; ff: the layer's FFN width). */
+static uint64_t lt_wanted(unsigned features, const mp_attn_shape *a, const wt_lg_params *p,
+                          uint64_t il, uint64_t mask0, uint64_t ff) {
+  uint64_t attn, ffn;
+  if (features & WT_LG_MLA)
+    attn = LT_MLA | (p->q_lora != 0 ? LT_MLA_Q : LT_BIT(LT_Q));
+  else if (mask0 & LT_BIT(LT_QKV))
+    attn = LT_FUSED;
+  else
+    attn = LT_ATTN;
+  if ((features & WT_LG_MOE) && il >= p->n_dense_lead)
+    ffn = LT_MOE | (features & WT_LG_SHARED_EXPERT ? LT_SHARED | LT_BIT(LT_SH_GATE_INP) : 0) |
+          (features & WT_LG_SHARED_FFN ? LT_SHARED : 0);
+  else
+    ffn = features & WT_LG_FFN_SWIGLU ? LT_UP_DOWN : LT_DENSE;
+  if (features & WT_LG_DECI) /* attention or not, FFN or not */
+    return (a->head[il] == 0 ? 0 : a->head_kv[il] == 0 ? LT_BIT(LT_O) : attn) | (ff == 0 ? 0 : ffn);
+  return attn | ffn | (features & WT_LG_QK_NORM ? LT_QK_NORM : 0) |
+         (features & WT_LG_POST_NORMS ? LT_POST : 0);
+}
+
 int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a) {
   wt_lg_params p;
-  uint64_t *ff = NULL, il;
-  uint32_t *mask = NULL, needed;
+  uint64_t *ff = NULL, *ff_exp, *mask, il;
   unsigned *bias, features = 0;
   unsigned char *swa;
-  int rc, entry;
+  int rc, entry, probs_b = -1; /* the MoE layers' routing bias: -1 not seen yet, 0, 1 */
   size_t i;
   memset(&p, 0, sizeof(p));
-  entry = mp_llama_features(x, a, &features, &p.n_expert);
-  if (entry == -2 || a->hk != a->hv)
-    return 0;
-  if (entry < 0 || (rc = mp_all_parts(x, s)) < 0)
+  entry = mp_llama_features(x, a, &features, &p);
+  if (entry == -1)
     return -1;
-  if (rc == 0)
-    return 0; /* part 1 of a split GGUF without the others: layers missing */
-  needed = (features & WT_LG_MOE          ? LT_MOE
-            : features & WT_LG_FFN_SWIGLU ? LT_UP_DOWN
-                                          : LT_DENSE) |
-           (features & WT_LG_SHARED_EXPERT ? LT_SHARED : 0) |
-           (features & WT_LG_QK_NORM ? LT_QK_NORM : 0) |
-           (features & WT_LG_POST_NORMS ? LT_POST : 0);
-  ff = calloc((size_t)x->n_layer, sizeof(*ff) + sizeof(*mask) + sizeof(*bias) + 1);
+  if (entry < 0 || (a->kmla == 0 && a->hk != a->hv))
+    return 0;
+  if ((rc = mp_all_parts(x, s)) <= 0)
+    return rc; /* 0: part 1 of a split GGUF without the others: layers missing */
+  ff = calloc((size_t)x->n_layer, 3 * sizeof(*ff) + sizeof(*bias) + 1);
   if (ff == NULL)
     return wt_fail(x->err, "out of memory");
-  mask = (uint32_t *)(ff + x->n_layer);
+  ff_exp = ff + x->n_layer;
+  mask = ff_exp + x->n_layer;
   bias = (unsigned *)(mask + x->n_layer);
   swa = (unsigned char *)(bias + x->n_layer);
   rc = -1;
-  /* each expert's width: expert_feed_forward_length; llama's experts are
-  ** feed_forward_length wide */
-  if (mp_per_layer(x,
-                   (features & WT_LG_MOE) && entry != 0 ? "expert_feed_forward_length"
-                                                        : "feed_forward_length",
-                   NULL, ff) != 0 ||
-      mp_vocab(x, &p.n_vocab) != 0 ||
+  /* the FFN's width per layer; experts are expert_feed_forward_length wide
+  ** (llama's: feed_forward_length), after the dense layers */
+  if (((features & WT_LG_MOE) == 0 || p.n_dense_lead > 0 || entry == 0) &&
+      mp_per_layer(x, "feed_forward_length", NULL, ff) != 0)
+    goto done;
+  if ((features & WT_LG_MOE) && entry != 0 &&
+      mp_per_layer(x, "expert_feed_forward_length", NULL, ff_exp) != 0)
+    goto done;
+  for (il = 0; il < x->n_layer; il++)
+    if ((features & WT_LG_MOE) && il >= p.n_dense_lead)
+      ff[il] = entry == 0 ? ff[il] : ff_exp[il];
+  if (mp_vocab(x, &p.n_vocab) != 0 ||
       mp_uint(x, "expert_used_count", (features & WT_LG_MOE) != 0, 0, &p.n_expert_used, NULL) !=
           0 ||
       mp_uint(x, "expert_shared_feed_forward_length", (features & WT_LG_SHARED_EXPERT) != 0, 0,
@@ -293,26 +394,24 @@ int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a
   lt_masks(x->m, x->n_layer, mask);
   for (i = 0; s->parts != NULL && i < s->n_parts; i++)
     lt_masks(s->parts[i], x->n_layer, mask);
-  /* Q, K and V from one fused projection or three, as layer 0 has them */
-  if (mask[0] & LT_BIT(LT_QKV))
-    features |= WT_LG_FUSED_QKV;
-  needed |= features & WT_LG_FUSED_QKV ? LT_FUSED : LT_ATTN;
+  if (!(features & WT_LG_MLA) && (mask[0] & LT_BIT(LT_QKV)))
+    features |= WT_LG_FUSED_QKV; /* Q, K and V from one projection, as layer 0 has them */
   for (il = 0; il < x->n_layer; il++) {
-    uint32_t want = needed;
-    if (features & WT_LG_DECI) /* what this layer has: attention or not, FFN or not */
-      want = (a->head[il] == 0           ? 0
-              : a->head_kv[il] == 0      ? LT_BIT(LT_O)
-              : mask[0] & LT_BIT(LT_QKV) ? LT_FUSED
-                                         : LT_ATTN) |
-             (ff[il] == 0 ? 0 : LT_DENSE);
+    uint64_t want = lt_wanted(features, a, &p, il, mask[0], ff[il]);
+    int moe_layer = (features & WT_LG_MOE) && il >= p.n_dense_lead;
     if ((mask[il] & want) != want || (mask[il] & LT_REFUSED) ||
-        (mask[il] & LT_BIT(LT_QKV)) != (mask[0] & LT_BIT(LT_QKV))) {
+        (mask[il] & LT_BIT(LT_QKV)) != (mask[0] & LT_BIT(LT_QKV)) ||
+        (moe_layer && probs_b >= 0 && ((mask[il] & LT_BIT(LT_PROBS_B)) != 0) != probs_b)) {
       rc = 0; /* a layer this graph does not describe */
       goto done;
     }
-    bias[il] = (mask[il] >> LT_BQ) & ((1u << LT_N_BIASES) - 1);
+    if (moe_layer)
+      probs_b = (mask[il] & LT_BIT(LT_PROBS_B)) != 0;
+    bias[il] = (unsigned)(mask[il] >> LT_BQ) & ((1u << LT_N_BIASES) - 1);
     swa[il] = a->n_swa != 0 && il % a->swa_pattern < a->swa_pattern - 1;
   }
+  if (probs_b == 1)
+    features |= WT_LG_MOE_PROBS_BIAS;
   p.features = features;
   p.n_layer = x->n_layer;
   p.n_embd = a->n_embd;

@@ -302,6 +302,21 @@ int wt_gm_pad(wt_graph *g, int a, int64_t p0) {
   return gm_new_op(g, g->t[a].type, ne, WT_GM_PAD, a, -1);
 }
 
+/* ggml_fill: a tensor like a, every value set (a copy; may reuse a). */
+int wt_gm_fill(wt_graph *g, int a) {
+  return gm_like(g, WT_GM_FILL, a, -1);
+}
+
+/* ggml_concat: a and b joined along dimension dim (the others equal). */
+int wt_gm_concat(wt_graph *g, int a, int b, int dim) {
+  int64_t ne[4];
+  if (!gm_ok(g, a, b) || b < 0 || dim < 0 || dim > 3)
+    return -1;
+  memcpy(ne, g->t[a].ne, sizeof(ne));
+  ne[dim] += g->t[b].ne[dim];
+  return gm_new_op(g, g->t[a].type, ne, WT_GM_CONCAT, a, b);
+}
+
 /* ggml_glu of one tensor: its two halves of each row, half as wide. */
 int wt_gm_glu(wt_graph *g, int a) {
   int64_t ne[4];
@@ -527,7 +542,7 @@ static int gm_same_layout(const wt_gm_tensor *a, const wt_gm_tensor *b) {
 
 /* ggml_op_can_inplace, for the ops modelled. */
 static int gm_can_inplace(wt_gm_op op) {
-  return op == WT_GM_SCALE || op == WT_GM_ADD || op == WT_GM_MUL || op == WT_GM_DIV ||
+  return op == WT_GM_SCALE || op == WT_GM_ADD || op == WT_GM_MUL || op == WT_GM_DIV || op == WT_GM_FILL ||
          op == WT_GM_UNARY || op == WT_GM_ROPE || op == WT_GM_RMS_NORM || op == WT_GM_CLAMP ||
          op == WT_GM_SOFT_MAX;
 }

@@ -46,6 +46,8 @@ typedef enum wt_gm_op {
   WT_GM_CONT,
   WT_GM_CPY,
   WT_GM_PAD,
+  WT_GM_FILL,
+  WT_GM_CONCAT,
   WT_GM_GLU,
   WT_GM_UNARY,
   WT_GM_VIEW,
@@ -111,6 +113,8 @@ int wt_gm_cast(wt_graph *g, int a, int type);
 int wt_gm_glu_split(wt_graph *g, int a, int b);
 int wt_gm_glu(wt_graph *g, int a);
 int wt_gm_pad(wt_graph *g, int a, int64_t p0);
+int wt_gm_fill(wt_graph *g, int a);
+int wt_gm_concat(wt_graph *g, int a, int b, int dim);
 int wt_gm_unary(wt_graph *g, int a);
 int wt_gm_reshape_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3);
 int wt_gm_view_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3,

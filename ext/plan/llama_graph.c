@@ -131,36 +131,55 @@ static int lg_store(lg_ctx *c, const lg_kv *kv, int cache, int cur, int64_t gqa,
 }
 
 /* build_attn_mha: attention of q over the cached k and v. */
-static int lg_mha(lg_ctx *c, int mask, int q, int k, int v) {
+static int lg_mha(lg_ctx *c, int mask, int q, int k, int v, int v_mla) {
   wt_graph *g = &c->g;
-  const wt_gm_tensor *qt;
-  int cur;
+  const wt_gm_tensor *qt, *t;
+  int cur, v_trans;
   if (g->failed)
     return -1;
   qt = &g->t[q];
+  v_trans = g->t[v].nb[1] > g->t[v].nb[2]; /* as the cache's view of V says */
   q = wt_gm_view_4d(g, q, qt->ne[0], qt->ne[1], qt->ne[2] / c->n_stream, c->n_stream, qt->nb[1],
                     qt->nb[2], qt->nb[3] / (uint64_t)c->n_stream);
   q = wt_gm_permute(g, q, 0, 2, 1, 3);
   k = wt_gm_permute(g, k, 0, 2, 1, 3);
   v = wt_gm_permute(g, v, 0, 2, 1, 3);
   if (c->p->flash_attn) {
-    const wt_gm_tensor *t;
-    if (g->t[k].type == WT_GM_F32)
+    if (v_trans)
+      v = wt_gm_transpose(g, v);
+    if (!g->failed && g->t[k].type == WT_GM_F32)
       k = wt_gm_cast(g, k, WT_GM_F16);
-    if (g->t[v].type == WT_GM_F32)
+    if (!g->failed && g->t[v].type == WT_GM_F32)
       v = wt_gm_cast(g, v, WT_GM_F16);
     cur = wt_gm_flash_attn_ext(g, q, k, v, mask);
+    if (v_mla >= 0) { /* MLA: decompress each head's output */
+      cur =
+          wt_gm_permute(g, wt_gm_mul_mat(g, v_mla, wt_gm_permute(g, cur, 0, 2, 1, 3)), 0, 2, 1, 3);
+      if (cur < 0)
+        return -1;
+      t = &g->t[cur];
+      cur = wt_gm_cont_4d(g, cur, t->ne[0], t->ne[1], t->ne[2], t->ne[3]);
+    }
     if (cur < 0)
       return -1;
     t = &g->t[cur];
     cur = lg_reshape_2d(c, cur, t->ne[0] * t->ne[1], t->ne[2] * t->ne[3]);
   } else {
-    const wt_gm_tensor *t;
-    int kq = wt_gm_mul_mat(g, k, q);
+    int kq = wt_gm_mul_mat(g, k, q), kqv;
     if (c->p->features & WT_LG_ATTN_SOFTCAP)
       kq = wt_gm_scale(g, wt_gm_unary(g, wt_gm_scale(g, kq)));
     kq = wt_gm_soft_max_ext(g, kq, mask);
-    cur = wt_gm_permute(g, wt_gm_mul_mat(g, v, kq), 0, 2, 1, 3);
+    if (!v_trans) { /* V made contiguous transposed (MLA's V is the K cache's) */
+      v = wt_gm_transpose(g, v);
+      if (v < 0)
+        return -1;
+      t = &g->t[v];
+      v = wt_gm_cont_4d(g, v, t->ne[0], t->ne[1], t->ne[2], t->ne[3]);
+    }
+    kqv = wt_gm_mul_mat(g, v, kq);
+    if (v_mla >= 0)
+      kqv = wt_gm_mul_mat(g, v_mla, kqv);
+    cur = wt_gm_permute(g, kqv, 0, 2, 1, 3);
     if (cur < 0)
       return -1;
     t = &g->t[cur];
@@ -168,6 +187,60 @@ static int lg_mha(lg_ctx *c, int mask, int q, int k, int v) {
   }
   wt_gm_expand(g, cur);
   return cur;
+}
+
+/* deepseek2's multi-head latent attention (src/models/deepseek2.cpp, the
+** MLA path; build_attn with a K-only cache): Q through its latent (or
+** directly), K and V one compressed row per token, RoPE on a slice. */
+static int lg_attention_mla(lg_ctx *c, uint64_t il, int cur) {
+  wt_graph *g = &c->g;
+  const wt_lg_params *p = c->p;
+  const lg_kv *kv = &c->kv[0];
+  int64_t n_embd = (int64_t)p->n_embd, nh = (int64_t)p->n_head[il], n = c->n_tokens;
+  int64_t hq = (int64_t)p->head_k_mla, rope = (int64_t)p->n_rot, nope = hq - rope;
+  int64_t lora = (int64_t)p->kv_lora, hk = (int64_t)p->head_k, cells = kv->cells;
+  uint64_t row = lg_row(WT_GM_F32, lora + rope), qrow;
+  int q, ckv, kvc, kpe, qn, qpe, k, v, kc;
+  if (p->q_lora != 0) {
+    q = wt_gm_mul_mat(g, lg_weight(c, n_embd, (int64_t)p->q_lora), cur);
+    q = wt_gm_mul(g, wt_gm_rms_norm(g, q), lg_weight(c, (int64_t)p->q_lora, 1));
+    q = wt_gm_mul_mat(g, lg_weight(c, (int64_t)p->q_lora, nh * hq), q);
+  } else {
+    q = wt_gm_mul_mat(g, lg_weight(c, n_embd, nh * hq), cur);
+  }
+  q = lg_reshape_3d(c, q, hq, nh, n);
+  ckv = wt_gm_mul_mat(g, lg_weight(c, n_embd, lora + rope), cur);
+  kvc = lg_view_2d(c, ckv, lora, n, row);
+  kpe = wt_gm_view_4d(g, ckv, rope, 1, n, 1, row, row, row * (uint64_t)n);
+  kpe = wt_gm_rope(g, kpe, c->pos, -1);
+  kvc = wt_gm_mul(g, wt_gm_rms_norm(g, kvc), lg_weight(c, lora, 1));
+  if (g->failed)
+    return -1;
+  qrow = g->t[q].nb[2];
+  qn = wt_gm_view_4d(g, q, nope, nh, n, 1, g->t[q].nb[1], qrow, qrow * (uint64_t)n);
+  qpe = wt_gm_view_4d(g, q, rope, nh, n, 1, g->t[q].nb[1], qrow, qrow * (uint64_t)n);
+  qpe = wt_gm_rope(g, qpe, c->pos, -1);
+  /* Q's no-RoPE part absorbed into the latent space (wk_b, per head) */
+  qn = wt_gm_mul_mat(g, wt_gm_new(g, WT_GM_F32, nope, lora, nh, 1, WT_GM_EXTERNAL),
+                     wt_gm_permute(g, qn, 0, 2, 1, 3));
+  q = wt_gm_concat(g, wt_gm_permute(g, qn, 0, 2, 1, 3), qpe, 0);
+  kvc = lg_reshape_3d(c, kvc, lora, 1, n);
+  k = wt_gm_concat(g, kvc, kpe, 0);
+  v = kvc;
+  wt_gm_expand(g, q);
+  wt_gm_expand(g, v);
+  wt_gm_expand(g, k);
+  kc = wt_gm_new(g, p->type_k, hk, cells, c->n_stream, 1, WT_GM_EXTERNAL);
+  wt_gm_expand(g, lg_store(c, kv, kc, k, hk, 0));
+  k = wt_gm_view_4d(g, kc, hk, 1, cells, c->n_stream, lg_row(p->type_k, hk), lg_row(p->type_k, hk),
+                    lg_row(p->type_k, hk * cells));
+  if (g->failed)
+    return -1;
+  v = wt_gm_view_4d(g, k, lora, g->t[k].ne[1], g->t[k].ne[2], g->t[k].ne[3], g->t[k].nb[1],
+                    g->t[k].nb[2], g->t[k].nb[3]);
+  cur = lg_mha(c, kv->mask, q, k, v,
+               wt_gm_new(g, WT_GM_F32, lora, (int64_t)p->head_v_mla, nh, 1, WT_GM_EXTERNAL));
+  return wt_gm_mul_mat(g, lg_weight(c, nh * (int64_t)p->head_v_mla, n_embd), cur);
 }
 
 /* One layer's self-attention (the llama builder, then build_attn). */
@@ -227,7 +300,7 @@ static int lg_attention(lg_ctx *c, uint64_t il, int cur) {
   else
     v = wt_gm_view_4d(g, vc, hv, nkv, cells, c->n_stream, lg_row(p->type_v, hv),
                       lg_row(p->type_v, hv * nkv), lg_row(p->type_v, hv * nkv * cells));
-  cur = lg_mha(c, kv->mask, q, k, v);
+  cur = lg_mha(c, kv->mask, q, k, v, -1);
   return lg_linear(c, hv * nh, n_embd, cur, b & WT_LG_BO);
 }
 
@@ -244,7 +317,34 @@ static int lg_ffn(lg_ctx *c, int64_t n_ff, unsigned b, int cur) {
   return lg_linear(c, n_ff, n_embd, wt_gm_glu_split(&c->g, gate, up), b & WT_LG_B_DOWN);
 }
 
-/* build_moe_ffn with softmax gating and SiLU experts: route each token to
+/* ggml_argsort_top_k: the order of each row of a, its first k. */
+static int lg_top_k(lg_ctx *c, int a, int64_t k) {
+  wt_graph *g = &c->g;
+  const wt_gm_tensor *t;
+  int sorted = wt_gm_argsort(g, a);
+  if (sorted < 0)
+    return -1;
+  t = &g->t[sorted];
+  return wt_gm_view_4d(g, sorted, k, t->ne[1], t->ne[2], t->ne[3], t->nb[1], t->nb[2], t->nb[3]);
+}
+
+/* build_moe_ffn's group selection: keep the scores of the n_group_used
+** groups whose two best experts score highest, the others -inf. */
+static int lg_moe_groups(lg_ctx *c, int scores, int64_t n) {
+  wt_graph *g = &c->g;
+  const wt_lg_params *p = c->p;
+  int64_t n_groups = (int64_t)p->n_groups, per = (int64_t)(p->n_expert / p->n_groups);
+  int groups = lg_reshape_3d(c, scores, per, n_groups, n), best, kept;
+  best =
+      wt_gm_get_rows(g, wt_gm_reshape_4d(g, groups, 1, per, n_groups, n), lg_top_k(c, groups, 2));
+  best = lg_reshape_2d(c, wt_gm_sum_rows(g, lg_reshape_3d(c, best, 2, n_groups, n)), n_groups, n);
+  best = lg_top_k(c, best, (int64_t)p->n_group_used);
+  kept = wt_gm_get_rows(g, groups, best);
+  kept = wt_gm_set_rows(g, wt_gm_fill(g, groups), kept, best);
+  return lg_reshape_2d(c, kept, (int64_t)p->n_expert, n);
+}
+
+/* build_moe_ffn with softmax or sigmoid routing and SiLU experts: route each token to
 ** its n_expert_used experts, weigh their outputs and add them up. */
 static int lg_moe(lg_ctx *c, uint64_t il, int cur) {
   wt_graph *g = &c->g;
@@ -254,13 +354,14 @@ static int lg_moe(lg_ctx *c, uint64_t il, int cur) {
   int64_t n = g->failed ? 1 : g->t[cur].ne[1];
   int probs, sel, w, up, gate, experts, out, first;
   int64_t i;
-  const wt_gm_tensor *t;
-  probs = wt_gm_soft_max_ext(g, wt_gm_mul_mat(g, lg_weight(c, n_embd, n_exp), cur), -1);
-  sel = wt_gm_argsort(g, probs);
-  if (sel < 0)
-    return -1;
-  t = &g->t[sel];
-  sel = wt_gm_view_4d(g, sel, k, t->ne[1], t->ne[2], t->ne[3], t->nb[1], t->nb[2], t->nb[3]);
+  int scores;
+  probs = wt_gm_mul_mat(g, lg_weight(c, n_embd, n_exp), cur);
+  probs =
+      p->features & WT_LG_MOE_SIGMOID ? wt_gm_unary(g, probs) : wt_gm_soft_max_ext(g, probs, -1);
+  scores = p->features & WT_LG_MOE_PROBS_BIAS ? wt_gm_add(g, probs, lg_weight(c, n_exp, 1)) : probs;
+  if (p->n_groups > 1)
+    scores = lg_moe_groups(c, scores, n);
+  sel = lg_top_k(c, scores, k);
   w = wt_gm_get_rows(g, lg_reshape_3d(c, probs, 1, n_exp, n), sel);
   if (p->features & WT_LG_MOE_NORM) {
     int sum;
@@ -268,6 +369,8 @@ static int lg_moe(lg_ctx *c, uint64_t il, int cur) {
     sum = wt_gm_clamp(g, wt_gm_sum_rows(g, w));
     w = lg_reshape_3d(c, wt_gm_div(g, w, sum), 1, k, n);
   }
+  if (p->features & WT_LG_MOE_SCALE)
+    w = wt_gm_scale(g, w);
   wt_gm_expand(g, w);
   cur = lg_reshape_3d(c, cur, n_embd, 1, n);
   up = wt_gm_mul_mat_id(g, lg_weight(c, n_embd, n_ff), cur, sel);
@@ -359,7 +462,8 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
   }
   for (il = 0; il < p->n_layer && !(p->features & (WT_LG_PARALLEL | WT_LG_DECI)); il++) {
     int in = cur, ffn_in;
-    cur = lg_attention(&c, il, lg_rms_norm(&c, cur));
+    cur = p->features & WT_LG_MLA ? lg_attention_mla(&c, il, lg_rms_norm(&c, cur))
+                                  : lg_attention(&c, il, lg_rms_norm(&c, cur));
     if (il == p->n_layer - 1) {
       cur = wt_gm_get_rows(g, cur, c.out_ids);
       in = wt_gm_get_rows(g, in, c.out_ids);
@@ -370,9 +474,14 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
       cur = wt_gm_scale(g, cur);
     ffn_in = wt_gm_add(g, cur, in);
     cur = lg_rms_norm(&c, ffn_in);
-    if (p->features & WT_LG_MOE) {
+    if ((p->features & WT_LG_MOE) && il >= p->n_dense_lead) {
       int moe = lg_moe(&c, il, cur);
-      cur = p->features & WT_LG_SHARED_EXPERT ? wt_gm_add(g, moe, lg_shared_expert(&c, cur)) : moe;
+      if (p->features & WT_LG_SHARED_EXPERT)
+        cur = wt_gm_add(g, moe, lg_shared_expert(&c, cur));
+      else if (p->features & WT_LG_SHARED_FFN)
+        cur = wt_gm_add(g, moe, lg_ffn(&c, (int64_t)(p->n_ff[il] * p->n_expert_shared), 0, cur));
+      else
+        cur = moe;
     } else {
       cur = lg_ffn(&c, (int64_t)p->n_ff[il], p->bias[il], cur);
     }

@@ -46,8 +46,13 @@ enum {
   WT_LG_RESIDUAL_FIRST = 16384, /* phi3: the FFN's residual add names the residual first */
   WT_LG_PARALLEL = 32768,       /* cohere2: attention and FFN read the same LayerNorm'd input,
                                    RoPE in the sliding-window layers only */
-  WT_LG_DECI = 65536            /* deci: layers may lack attention (0 heads), KV heads (a
+  WT_LG_DECI = 65536,           /* deci: layers may lack attention (0 heads), KV heads (a
                                    linear layer instead) or the FFN (0 wide) */
+  WT_LG_MLA = 1 << 17,          /* deepseek2: multi-head latent attention (K-only cache) */
+  WT_LG_MOE_SIGMOID = 1 << 18,  /* experts routed by sigmoid, not softmax */
+  WT_LG_MOE_PROBS_BIAS = 1 << 19, /* a bias added to the routing scores (exp_probs_b) */
+  WT_LG_MOE_SCALE = 1 << 20,    /* the experts' weights scaled */
+  WT_LG_SHARED_FFN = 1 << 21    /* deepseek2: shared experts, an FFN added to the experts' sum */
 };
 
 typedef struct wt_lg_params {
@@ -58,6 +63,11 @@ typedef struct wt_lg_params {
   const uint64_t *n_head_kv;                     /* [n_layer] */
   const uint64_t *n_ff;                          /* [n_layer]: the FFN's width, or each expert's */
   uint64_t n_expert, n_expert_used, n_ff_shared; /* WT_LG_MOE, WT_LG_SHARED_EXPERT */
+  uint64_t n_dense_lead;          /* WT_LG_MOE: layers before the first with experts */
+  uint64_t n_expert_shared;       /* WT_LG_SHARED_FFN: its width is n_ff x this */
+  uint64_t n_groups, n_group_used; /* experts chosen within the best groups (> 1 groups) */
+  uint64_t kv_lora, q_lora, n_rot; /* WT_LG_MLA: latent widths (q_lora 0: Q direct), RoPE'd part */
+  uint64_t head_k_mla, head_v_mla; /* WT_LG_MLA: a head's Q/K and V widths decompressed */
   const unsigned *bias;                          /* [n_layer] WT_LG_* */
   uint64_t cells;                                /* KV cells per stream */
   const unsigned char *swa; /* [n_layer] 1: the layer attends in a sliding window; NULL: none */

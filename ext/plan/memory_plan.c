@@ -512,7 +512,7 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
                      where))
       goto done;
   }
-  if (!mla) {
+  {
     mp_attn_shape shape;
     shape.head = head;
     shape.head_kv = head_kv;
@@ -523,6 +523,8 @@ static int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, u
     shape.n_swa = n_swa;
     shape.swa_pattern = a->swa_pattern;
     shape.swa_cells = swa_cells;
+    shape.kmla = mla ? kmla : 0;
+    shape.vmla = mla ? vmla : 0;
     if (mp_exact_compute(x, s, &shape) != 0)
       goto done;
   }

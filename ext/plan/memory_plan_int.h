@@ -40,6 +40,7 @@ typedef struct mp_attn_shape {
   uint64_t cells;                 /* KV cells per stream */
   uint64_t n_swa, swa_pattern;    /* the sliding window (0: none) and its layer pattern */
   uint64_t swa_cells;             /* the sliding-window cache's cells per stream */
+  uint64_t kmla, vmla;            /* MLA: a head's K and V widths decompressed (0: not MLA) */
 } mp_attn_shape;
 
 /* memory_plan.c: the metadata entry "{arch}.suffix" (or exactly suffix
