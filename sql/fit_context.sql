@@ -4,11 +4,12 @@
 -- folder: the largest context of a list that fits a memory budget and the
 -- largest that is not ruled out, the same found by bisection in a
 -- recursive CTE, and the memory of each quantization of one model at 8k
--- and 32k tokens (gguf_memory()).  For llama, mistral3, qwen2, qwen3 and
--- granite models (in one file) the planner gives llama.cpp's compute
--- buffer exactly, so gguf_fit() says 1 (fits) or 0 (does not); for other
--- architectures it knows the caches and only a size the compute buffer
--- cannot be below (at_least), so it says 0 when the known parts and that
+-- and 32k tokens (gguf_memory()).  For llama (dense or MoE), mistral3,
+-- qwen2, qwen2moe, qwen3, qwen3moe, granite, gemma, gemma2, gemma3, phi3,
+-- cohere2 and deci models (a split one with all its parts) the planner
+-- gives llama.cpp's compute buffer exactly, so gguf_fit() says 1 (fits) or
+-- 0 (does not); for other architectures (deepseek2, mamba) it knows the
+-- caches and only a size the compute buffer cannot be below (at_least), so it says 0 when the known parts and that
 -- size exceed the budget and NULL (cannot say) otherwise; for an
 -- architecture it does not know, NULL unless the weights alone exceed it.
 -- Here the budget is 64 MiB, f16 cache, one sequence, flash attention

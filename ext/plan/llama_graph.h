@@ -3,7 +3,10 @@
 ** graph is llama's (src/models/llama.cpp at llama.cpp commit de3ff815):
 ** token embeddings, per layer RMS norm, Q/K/V with optional biases, RoPE,
 ** attention over the KV cache (flash attention or not), output projection,
-** RMS norm and a SwiGLU feed-forward; final norm and logits.
+** RMS norm and a SwiGLU feed-forward; final norm and logits.  Also the
+** graphs that differ from it by the pieces below (experts, Q/K norms,
+** scales, post-norms, soft-capping, a fused QKV, a sliding-window cache):
+** those of compute_plan.c's architectures.
 **
 ** wt_llama_compute() builds that graph with graph_model.h for the two
 ** graphs llama.cpp reserves (a micro-batch of prompt, then one token per
@@ -27,7 +30,8 @@ enum {
 };
 
 /* How a model's graph departs from llama's, as llama.cpp's builders for
-** these architectures do (src/models/qwen2.cpp, qwen3.cpp, granite.cpp). */
+** these architectures do (src/models/ARCH.cpp: qwen2, qwen2moe, qwen3,
+** qwen3moe, granite, gemma, gemma2, gemma3, phi3, cohere2, deci). */
 enum {
   WT_LG_QK_NORM = 1,            /* qwen3: RMS norm of Q and K per head, before RoPE */
   WT_LG_OUTPUT_BIAS = 2,        /* qwen2: a bias added to the logits */

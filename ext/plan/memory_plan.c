@@ -26,10 +26,13 @@
 **             and s = d_state d_inner F32 values per sequence and layer
 **   output    the logits buffer, n_vocab * n_seq F32
 **   compute   the buffer ggml-alloc plans for llama.cpp's graph: exact
-**             for llama, mistral3, qwen2, qwen3 and granite in one file
-**             (mp_llama_compute, llama_graph.c); for other architectures
-**             and split GGUFs unknown (NULL), with a size it cannot be
-**             below (at_least, see mp_compute)
+**             for the models compute_plan.c vouches for (llama dense or
+**             MoE, mistral3, qwen2, qwen2moe, qwen3, qwen3moe, granite,
+**             gemma, gemma2, gemma3, phi3, cohere2, deci; a split GGUF
+**             given its other parts), whose graph llama_graph.c builds;
+**             otherwise (deepseek2, mamba, the others, a rotated quantized
+**             cache, ...) unknown (NULL), with a size it cannot be below
+**             (at_least, see mp_compute)
 **
 ** Sliding windows: gemma2 (every other layer, 4096 unless the file says),
 ** gemma3 (5 of 6 layers, when the file gives a window), cohere2 (3 of 4).
@@ -586,7 +589,7 @@ int mp_vocab(mp_ctx *x, uint64_t *n_vocab) {
 ** in the llama_context constructor, src/llama-context.cpp, with
 ** n_outputs = min(n_tokens, n_batch)); its size depends on every node of
 ** the architecture's graph and on the order ggml-alloc frees and reuses
-** them (ggml/src/ggml-alloc.c).  When mp_llama_compute built that graph
+** them (ggml/src/ggml-alloc.c).  When mp_exact_compute built that graph
 ** the row is its size.  Otherwise the row is unknown (NULL) and says what
 ** the buffer cannot be below: the larger of two sets of tensors alive at
 ** once.  The logits (n_vocab x

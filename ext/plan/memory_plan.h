@@ -8,8 +8,8 @@
 ** detail): per layer its weights, the copy of them llama.cpp repacks for
 ** the CPU and its K/V cache (or recurrent state), then the weights outside
 ** the layers, the output (logits) buffer and the compute buffer (exact
-** for the architectures llama_graph.h builds, otherwise unknown with a
-** size it cannot be below).  Settings llama.cpp refuses are errors
+** for the models compute_plan.c vouches for, whose graph llama_graph.h
+** builds; otherwise unknown with a size it cannot be below).  Settings llama.cpp refuses are errors
 ** with its reason.  The formulas follow llama.cpp (docs/reference.md,
 ** gguf_memory); every size is overflow-checked, and metadata that llama.cpp
 ** would refuse (a per-layer array of the wrong length or type, dimensions

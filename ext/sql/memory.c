@@ -18,14 +18,16 @@
 ** gguf_fit(path, budget_bytes [, n_ctx, ...]): does that fit in
 ** budget_bytes?  One row per part (its bytes, NULL when any of its rows is
 ** unknown) and a last row 'total' whose fits is 1, 0, or NULL when any part
-** is unknown, as the compute buffer of an architecture whose graph the
-** planner does not build (0 still when the known parts and what the
-** unknown ones cannot be below exceed the budget), with the reason:
+** is unknown, as the compute buffer of a model whose graph the planner
+** does not build (0 still when the known parts and what the unknown ones
+** cannot be below exceed the budget), with the reason:
 **
 **   SELECT fits, reason FROM gguf_fit('m.gguf', 24 * 1073741824, 32768)
 **   WHERE part = 'total';
 **
 ** The planning is ext/plan/memory_plan.c; this file reads the arguments,
+** opens the other parts of a split GGUF (gm_other_parts: the planner
+** reads their tensor names, so part 1's compute buffer can be exact),
 ** shows the rows and adds them up.  Layer: sql.
 */
 #include <stdint.h>
