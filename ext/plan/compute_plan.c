@@ -125,7 +125,7 @@ static const char *const lt_names[LT_COUNT] = {
 #define LT_SHARED  (LT_BIT(LT_SH_UP) | LT_BIT(LT_SH_GATE) | LT_BIT(LT_SH_DOWN))
 #define LT_QK_NORM (LT_BIT(LT_Q_NORM) | LT_BIT(LT_K_NORM))
 #define LT_POST    (LT_BIT(LT_POST_ATTN) | LT_BIT(LT_POST_FFN))
-#define LT_REFUSED                                                                                 \
+#define LT_NOT_MODELLED                                                                            \
   (LT_BIT(LT_QKV_B) | LT_BIT(LT_ATTN_NORM_B) | LT_BIT(LT_FFN_NORM_B) | LT_BIT(LT_GATE_UP_EXPS))
 #define LT_N_BIASES 7
 
@@ -400,7 +400,7 @@ int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a
   for (il = 0; il < x->n_layer; il++) {
     uint64_t want = lt_wanted(features, a, &p, il, mask[0], ff[il]);
     int moe_layer = (features & WT_LG_MOE) && il >= p.n_dense_lead;
-    if ((mask[il] & want) != want || (mask[il] & LT_REFUSED) ||
+    if ((mask[il] & want) != want || (mask[il] & LT_NOT_MODELLED) ||
         (mask[il] & LT_BIT(LT_QKV)) != (mask[0] & LT_BIT(LT_QKV)) ||
         (moe_layer && probs_b >= 0 && ((mask[il] & LT_BIT(LT_PROBS_B)) != 0) != probs_b)) {
       rc = 0; /* a layer this graph does not describe */
