@@ -8,7 +8,7 @@ vocabulary of the model's size), so its own figures for them can be taken
 with a build of llama.cpp (tests/memory_big.test says which); the planner
 reads only the header.  Written: Llama-3-70B (80 layers), Qwen3-30B-A3B
 (48 layers, 128 experts), Gemma-3-27B (62 layers, sliding window), and two
-deepseek2 models of 6 layers with DeepSeek-V3's and DeepSeek-V2-Lite's
+deepseek2 models with DeepSeek-V3's (6 layers) and DeepSeek-V2-Lite's (27)
 attention and routing, as Q8_0.
 Each takes a few MB on disk whatever its apparent size.  Standard library
 only; the output is deterministic.
@@ -197,12 +197,13 @@ def main():
                  experts=(128, 768)))
     # DeepSeek-V3's router (sigmoid, 8 groups of which 4, scores biased,
     # weights normalised and scaled by 2.5) and attention, fewer and
-    # narrower layers; and V2-Lite's (softmax, Q projected directly)
+    # narrower layers; and V2-Lite's (softmax, Q projected directly, which
+    # llama.cpp accepts for 26 or 27 layers)
     write(os.path.join(d, "deepseek-v3-like.gguf"),
           *deepseek2(6, 1, 2048, 16, 768, 256, 32, 64, 64, 4096, 64, 6, 512, 32000,
                      {"gating": 2, "groups": (8, 4), "scale": 2.5, "norm": True, "probs_bias": True}))
     write(os.path.join(d, "deepseek-v2-lite-like.gguf"),
-          *deepseek2(6, 1, 2048, 16, 0, 512, 64, 128, 128, 10944, 64, 6, 1408, 102400,
+          *deepseek2(27, 1, 2048, 16, 0, 512, 64, 128, 128, 10944, 64, 6, 1408, 102400,
                      {"gating": 1, "groups": None, "scale": 1.0, "norm": False, "probs_bias": False}))
     write(os.path.join(d, "gemma3-27b-shape.gguf"),
           *model("gemma3", 62, 5376, 21504, 32, 16, 128, 262208, qk_norm=True, post_norms=True,

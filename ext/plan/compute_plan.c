@@ -225,7 +225,8 @@ static int mp_deepseek2(mp_ctx *x, const mp_attn_shape *a, wt_lg_params *p, unsi
   int norm;
   if (a->kmla == 0 || a->vmla == 0 || a->kmla < 1)
     return 0; /* the older non-MLA path: not modelled */
-  if (mp_uint(x, "attention.kv_lora_rank", 1, 0, &p->kv_lora, NULL) != 0 ||
+  if (mp_vocab(x, &p->n_vocab) != 0 ||
+      mp_uint(x, "attention.kv_lora_rank", 1, 0, &p->kv_lora, NULL) != 0 ||
       mp_uint(x, "attention.q_lora_rank", 0, 0, &p->q_lora, NULL) != 0 ||
       mp_uint(x, "rope.dimension_count", 1, 0, &p->n_rot, NULL) != 0 ||
       mp_uint(x, "leading_dense_block_count", 0, 0, &p->n_dense_lead, NULL) != 0 ||
@@ -235,9 +236,14 @@ static int mp_deepseek2(mp_ctx *x, const mp_attn_shape *a, wt_lg_params *p, unsi
       (norm = mp_nonzero(x, "expert_weights_norm")) < 0 ||
       mp_float(x, "expert_weights_scale", 0, &scale) != 0)
     return -1;
-  /* MTP layers, other gating functions, a shape that cannot be: not modelled */
+  /* MTP layers, other gating functions, a shape that cannot be: not
+  ** modelled; nor Q without its latent (q_lora_rank) unless llama.cpp takes
+  ** the model for a "lite" one by its layer count, as it requires then */
   if (nextn != 0 || gating > 2 || p->n_rot >= a->kmla || p->n_expert_shared == 0 ||
       a->hk != p->kv_lora + p->n_rot || a->hv != p->kv_lora)
+    return 0;
+  if (p->q_lora == 0 && x->n_layer != 26 && x->n_layer != 27 &&
+      !(x->n_layer == 48 && p->n_vocab == 128256))
     return 0;
   p->head_k_mla = a->kmla;
   p->head_v_mla = a->vmla;
