@@ -21,6 +21,11 @@
 
 #define LG_ALIGNMENT   32   /* ggml's TENSOR_ALIGNMENT, the CPU buffer type's */
 #define LG_MAX_EXPERTS 1024 /* LLAMA_MAX_EXPERTS: llama.cpp refuses more */
+/* Bounds on the hyperparameters, far past any model's, under which every
+** product of them below fits 64 bits (a projection's width and a token
+** count: 2^48; a cache's values: 2^24 x 2^30 cells x 256 streams). */
+#define LG_MAX_DIM   ((uint64_t)1 << 24) /* widths, heads, tokens, vocabulary */
+#define LG_MAX_CELLS ((uint64_t)1 << 30) /* KV cells per stream */
 
 /* The graph being built and what every layer shares. */
 /* A KV cache's inputs: where this batch's K and V rows go, and the mask. */
@@ -508,6 +513,10 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
   return rc;
 }
 
+/* Whether v is within LG_MAX_DIM (a product is checked after both its
+** factors, so it cannot wrap). */
+static int lg_dim(uint64_t v) { return v <= LG_MAX_DIM; }
+
 int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes) {
   const ggml_type_info *tk = ggml_type_get(p->type_k), *tv = ggml_type_get(p->type_v);
   uint64_t pp = 0, tg = 0, n_tokens, il;
@@ -518,9 +527,19 @@ int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes) {
   if (tk == NULL || tv == NULL || (tk->block_size > 1 && p->head_k % 64 == 0) ||
       (tv->block_size > 1 && p->head_v % 64 == 0) || p->n_seq == 0 || p->n_tokens == 0)
     return 1;
+  if (!lg_dim(p->n_embd) || !lg_dim(p->n_vocab) || !lg_dim(p->head_k) || !lg_dim(p->head_v) ||
+      !lg_dim(p->head_k_mla) || !lg_dim(p->head_v_mla) || !lg_dim(p->kv_lora) ||
+      !lg_dim(p->q_lora) || !lg_dim(p->n_rot) || !lg_dim(p->n_ff_shared) || !lg_dim(p->n_tokens) ||
+      p->n_seq > 256 || p->n_expert_shared > LG_MAX_EXPERTS || p->cells > LG_MAX_CELLS ||
+      p->swa_cells > LG_MAX_CELLS || p->n_groups > LG_MAX_EXPERTS)
+    return 1;
   for (il = 0; il < p->n_layer; il++)
-    if (!(p->features & WT_LG_DECI) &&
-        (p->n_head_kv[il] == 0 || p->n_head[il] == 0 || p->n_ff[il] == 0))
+    if ((!(p->features & WT_LG_DECI) &&
+         (p->n_head_kv[il] == 0 || p->n_head[il] == 0 || p->n_ff[il] == 0)) ||
+        !lg_dim(p->n_head[il]) || !lg_dim(p->n_head_kv[il]) || !lg_dim(p->n_ff[il]) ||
+        !lg_dim(p->n_head[il] * p->head_k) || !lg_dim(p->n_head[il] * p->head_v) ||
+        !lg_dim(p->n_head_kv[il] * p->head_k) || !lg_dim(p->n_head_kv[il] * p->head_v) ||
+        !lg_dim(p->n_head[il] * p->head_k_mla) || !lg_dim(p->n_head[il] * p->head_v_mla))
       return 1;
   if ((p->features & WT_LG_MOE) &&
       (p->n_expert_used == 0 || p->n_expert_used > p->n_expert || p->n_expert > LG_MAX_EXPERTS ||
