@@ -4,15 +4,20 @@
 **
 ** llama.cpp builds one graph per architecture (src/models/ARCH.cpp at commit
 ** de3ff815).  llama_graph.c builds llama's and the ones that differ from it
-** only by pieces it knows: biases, Q/K norms, experts, embedding, residual
-** and logit scales, post-norms, soft-capping, a fused QKV, a sliding-window
-** cache.  This file says which of those pieces an architecture has
-** (mp_llama_like), checks that every layer has exactly the tensors that
-** graph reads (a missing FFN, a fused QKV bias or norm biases mean another
-** graph), and reads the widths.  A model it cannot vouch for keeps the
-** lower bound of mp_compute; so does part 1 of a split GGUF planned
-** without its other parts (wt_mem_settings.parts), since it does not hold
-** every layer.
+** only by pieces it knows: biases, Q/K norms, experts (within groups or
+** not), embedding, residual and logit scales, post-norms, soft-capping, a
+** fused QKV, a sliding-window cache, and deepseek2's multi-head latent
+** attention and router (sigmoid or softmax, a bias on the scores, weights
+** normalised and scaled, leading dense layers, shared experts).  This file
+** says which of those pieces an architecture has (mp_llama_like), checks
+** that every layer has exactly the tensors that graph reads (a missing
+** FFN, a fused QKV bias or norm biases mean another graph), and reads the
+** widths.  Not modelled: deepseek2 without MLA keys, with MTP layers or
+** another gating function, or with Q direct unless llama.cpp takes it for
+** a "lite" model; mamba and the others.  A model it cannot vouch for
+** keeps the lower bound of mp_compute; so does part 1 of a split GGUF
+** planned without its other parts (wt_mem_settings.parts), since it does
+** not hold every layer.
 */
 #include <stdlib.h>
 #include <string.h>

@@ -4,9 +4,12 @@
 ** token embeddings, per layer RMS norm, Q/K/V with optional biases, RoPE,
 ** attention over the KV cache (flash attention or not), output projection,
 ** RMS norm and a SwiGLU feed-forward; final norm and logits.  Also the
-** graphs that differ from it by the pieces below (experts, Q/K norms,
-** scales, post-norms, soft-capping, a fused QKV, a sliding-window cache):
-** those of compute_plan.c's architectures.
+** graphs that differ from it by the pieces below (experts, within groups
+** or not; Q/K norms, scales, post-norms, soft-capping, a fused QKV, a
+** sliding-window cache; deepseek2's multi-head latent attention and its
+** router: sigmoid or softmax, a bias on the scores, weights normalised and
+** scaled, leading dense layers, shared experts): those of compute_plan.c's
+** architectures.
 **
 ** wt_llama_compute() builds that graph with graph_model.h for the two
 ** graphs llama.cpp reserves (a micro-batch of prompt, then one token per
@@ -31,7 +34,7 @@ enum {
 
 /* How a model's graph departs from llama's, as llama.cpp's builders for
 ** these architectures do (src/models/ARCH.cpp: qwen2, qwen2moe, qwen3,
-** qwen3moe, granite, gemma, gemma2, gemma3, phi3, cohere2, deci). */
+** qwen3moe, granite, gemma, gemma2, gemma3, phi3, cohere2, deci, deepseek2). */
 enum {
   WT_LG_QK_NORM = 1,            /* qwen3: RMS norm of Q and K per head, before RoPE */
   WT_LG_OUTPUT_BIAS = 2,        /* qwen2: a bias added to the logits */
@@ -55,8 +58,8 @@ enum {
   WT_LG_MLA = 1 << 17,          /* deepseek2: multi-head latent attention (K-only cache) */
   WT_LG_MOE_SIGMOID = 1 << 18,  /* experts routed by sigmoid, not softmax */
   WT_LG_MOE_PROBS_BIAS = 1 << 19, /* a bias added to the routing scores (exp_probs_b) */
-  WT_LG_MOE_SCALE = 1 << 20,    /* the experts' weights scaled */
-  WT_LG_SHARED_FFN = 1 << 21    /* deepseek2: shared experts, an FFN added to the experts' sum */
+  WT_LG_MOE_SCALE = 1 << 20,      /* the experts' weights scaled */
+  WT_LG_SHARED_FFN = 1 << 21      /* deepseek2: shared experts, an FFN added to the experts' sum */
 };
 
 typedef struct wt_lg_params {
@@ -67,13 +70,13 @@ typedef struct wt_lg_params {
   const uint64_t *n_head_kv;                     /* [n_layer] */
   const uint64_t *n_ff;                          /* [n_layer]: the FFN's width, or each expert's */
   uint64_t n_expert, n_expert_used, n_ff_shared; /* WT_LG_MOE, WT_LG_SHARED_EXPERT */
-  uint64_t n_dense_lead;          /* WT_LG_MOE: layers before the first with experts */
-  uint64_t n_expert_shared;       /* WT_LG_SHARED_FFN: its width is n_ff x this */
+  uint64_t n_dense_lead;           /* WT_LG_MOE: layers before the first with experts */
+  uint64_t n_expert_shared;        /* WT_LG_SHARED_FFN: its width is n_ff x this */
   uint64_t n_groups, n_group_used; /* experts chosen within the best groups (> 1 groups) */
   uint64_t kv_lora, q_lora, n_rot; /* WT_LG_MLA: latent widths (q_lora 0: Q direct), RoPE'd part */
   uint64_t head_k_mla, head_v_mla; /* WT_LG_MLA: a head's Q/K and V widths decompressed */
-  const unsigned *bias;                          /* [n_layer] WT_LG_* */
-  uint64_t cells;                                /* KV cells per stream */
+  const unsigned *bias;            /* [n_layer] WT_LG_* */
+  uint64_t cells;                  /* KV cells per stream */
   const unsigned char *swa; /* [n_layer] 1: the layer attends in a sliding window; NULL: none */
   uint64_t swa_cells;       /* the sliding-window cache's cells per stream */
   uint64_t n_seq;           /* sequences = streams (kv_unified off) */
