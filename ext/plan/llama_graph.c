@@ -3,11 +3,14 @@
 ** compute buffer (llama_graph.h).
 **
 ** Each function below mirrors one of llama.cpp's graph builders
-** (src/llama-graph.cpp: build_inp_embd, build_attn_inp_kv, build_attn,
-** build_attn_mha, build_ffn; src/llama-kv-cache.cpp: cpy_k, cpy_v, get_k,
-** get_v; src/models/llama.cpp), making the same tensors in the same order
-** and expanding the graph at the same points, because ggml-alloc's layout
-** depends on that order.  llama.cpp reserves the buffer for the larger of
+** (src/llama-graph.cpp: build_inp_embd, build_attn_inp_kv(_iswa),
+** build_attn, build_attn_mha, build_ffn, build_moe_ffn;
+** src/llama-kv-cache.cpp: cpy_k, cpy_v, get_k, get_v) and the layer loops
+** of src/models/llama.cpp and the models that differ from it by the pieces
+** llama_graph.h lists (qwen2, qwen3, qwen2moe, qwen3moe, granite, gemma*,
+** phi3, cohere2, deci, deepseek2), making the same tensors and expanding
+** the graph at the same points, because ggml-alloc's layout depends on
+** the order the graph ends up in.  llama.cpp reserves the buffer for the larger of
 ** a prompt micro-batch (n_tokens tokens, all of them outputs) and a
 ** one-token-per-sequence graph (llama_context::sched_reserve); the CPU
 ** buffer type aligns tensors to 32 bytes (TENSOR_ALIGNMENT).
@@ -27,13 +30,13 @@
 #define LG_MAX_DIM   ((uint64_t)1 << 24) /* widths, heads, tokens, vocabulary */
 #define LG_MAX_CELLS ((uint64_t)1 << 30) /* KV cells per stream */
 
-/* The graph being built and what every layer shares. */
 /* A KV cache's inputs: where this batch's K and V rows go, and the mask. */
 typedef struct lg_kv {
   int64_t cells;
   int k_idxs, v_idxs, mask;
 } lg_kv;
 
+/* The graph being built and what every layer shares. */
 typedef struct lg_ctx {
   wt_graph g;
   const wt_lg_params *p;
