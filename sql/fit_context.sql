@@ -6,18 +6,20 @@
 -- recursive CTE, and the memory of each quantization of one model at 8k
 -- and 32k tokens (gguf_memory()).  For llama (dense or MoE), mistral3,
 -- qwen2, qwen2moe, qwen3, qwen3moe, granite, gemma, gemma2, gemma3, phi3,
--- cohere2, deci and deepseek2 models (a split one with all its parts) the
--- planner gives llama.cpp's compute buffer exactly, so gguf_fit() says 1
--- (fits) or 0 (does not); for other architectures (mamba, ...) it knows
--- the caches (or recurrent state) and only a size the compute buffer
--- cannot be below (at_least), so it says 0 when the known parts and that
--- size exceed the budget and NULL (cannot say) otherwise; for an
+-- cohere2, deci, deepseek2 and mamba models (a split one with all its
+-- parts) the planner gives llama.cpp's compute buffer exactly, so
+-- gguf_fit() says 1 (fits) or 0 (does not); for its other architectures,
+-- or a quantized cache llama.cpp rotates, it knows the caches and only a
+-- size the compute buffer cannot be below (at_least), so it says 0 when
+-- the known parts and that size exceed the budget and NULL (cannot say)
+-- otherwise; for an
 -- architecture it does not know, NULL unless the weights alone exceed it.
 -- Here the budget is 64 MiB, f16 cache, one sequence, flash attention
 -- llama.cpp's 'auto', and the CPU an x86 one with AVX2 ('avx2': llama.cpp
 -- repacks Q4_0 weights for it; say 'host' for this machine); the models
 -- are the demo model, tiny-llama in F16, Q8_0 and Q4_0 (`make demo` makes
--- them), tiny-mamba (compute not modelled) and a model of an architecture
+-- them), tiny-mamba (a state-space model: its state does not grow with
+-- the context) and a model of an architecture
 -- the planner does not know.  For a real folder: replace the paths and say
 -- 24 * 1073741824.  The models come from weights_models(), each once (a
 -- split GGUF by its part 1, which gguf_fit() reads with all its parts).

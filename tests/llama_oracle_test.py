@@ -15,12 +15,14 @@ import sys
 
 # The models whose graph the planner builds as llama.cpp does (llama's, and
 # the architectures that add to it: mistral3, qwen2, qwen3, qwen2moe,
-# qwen3moe, granite, gemma, gemma2, gemma3, phi3, cohere2, deci, deepseek2),
-# so their compute buffer is known; for the others it is a lower bound.
+# qwen3moe, granite, gemma, gemma2, gemma3, phi3, cohere2, deci, deepseek2;
+# and mamba's), so their compute buffer is known; for the others it is a
+# lower bound.
 EXACT_COMPUTE = {"tiny-llama.gguf", "tiny-mistral3.gguf", "tiny-qwen2.gguf", "tiny-qwen3.gguf",
                  "tiny-qwen2moe.gguf", "tiny-qwen3moe.gguf", "tiny-granite.gguf",
                  "tiny-gemma.gguf", "tiny-gemma2.gguf", "tiny-gemma3.gguf", "tiny-phi3.gguf",
                  "tiny-cohere2.gguf", "tiny-deci.gguf", "tiny-deepseek2.gguf",
+                 "tiny-mamba.gguf",
                  "tiny-llama-F16.gguf", "tiny-llama-Q8_0.gguf", "tiny-llama-Q4_0.gguf",
                  "tiny-llama-wide.gguf", "tiny-qwen2-wide.gguf"}
 
@@ -68,11 +70,14 @@ def gguf_metadata(path):
 
 
 def head_width(path):
-    """The width of an attention head: key_length, else n_embd / n_head."""
+    """The width of an attention head: key_length, else n_embd / n_head;
+    None for a model without attention (mamba: no K/V cache to rotate)."""
     kv = gguf_metadata(path)
     a = kv["general.architecture"]
     if a + ".attention.key_length" in kv:
         return kv[a + ".attention.key_length"]
+    if not kv.get(a + ".attention.head_count"):
+        return None
     return kv[a + ".embedding_length"] // kv[a + ".attention.head_count"]
 
 
@@ -80,7 +85,8 @@ def exact_compute(f, tk, tv):
     """Whether the planner's compute for f with K and V types tk, tv is exact."""
     if os.path.basename(f) not in EXACT_COMPUTE:
         return False
-    return (tk in UNQUANTIZED and tv in UNQUANTIZED) or head_width(f) % 64 != 0
+    width = head_width(f)
+    return (tk in UNQUANTIZED and tv in UNQUANTIZED) or width is None or width % 64 != 0
 
 
 def mib(x):

@@ -67,6 +67,11 @@ enum {
   LT_B_UP,
   LT_B_GATE,
   LT_B_DOWN,
+  LT_SSM_IN,       /* mamba */
+  LT_SSM_CONV,
+  LT_SSM_X,
+  LT_SSM_DT,
+  LT_SSM_OUT,
   LT_QKV_B,        /* not modelled */
   LT_ATTN_NORM_B,
   LT_FFN_NORM_B,
@@ -110,6 +115,11 @@ static const char *const lt_names[LT_COUNT] = {
   "ffn_up.bias",
   "ffn_gate.bias",
   "ffn_down.bias",
+  "ssm_in.weight",
+  "ssm_conv1d.weight",
+  "ssm_x.weight",
+  "ssm_dt.weight",
+  "ssm_out.weight",
   "attn_qkv.bias",
   "attn_norm.bias",
   "ffn_norm.bias",
@@ -451,4 +461,48 @@ int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a
 done:
   free(ff);
   return rc;
+}
+
+/* mamba (src/models/mamba.cpp, build_mamba_layer): every layer a selective
+** state-space block; modelled without dt/B/C norms (ssm.dt_b_c_rms). */
+int mp_exact_compute_mamba(mp_ctx *x, const wt_mem_settings *s, uint64_t d_conv, uint64_t d_inner,
+                           uint64_t d_state, uint64_t n_embd) {
+  const uint64_t needed = LT_BIT(LT_SSM_IN) | LT_BIT(LT_SSM_CONV) | LT_BIT(LT_SSM_X) |
+                          LT_BIT(LT_SSM_DT) | LT_BIT(LT_SSM_OUT);
+  wt_lg_params p;
+  uint64_t il, *mask;
+  size_t i;
+  int rc;
+  if (x->arch.n != 5 || memcmp(x->arch.p, "mamba", 5) != 0)
+    return 0;
+  memset(&p, 0, sizeof(p));
+  if ((rc = mp_nonzero(x, "ssm.dt_b_c_rms")) != 0 || (rc = mp_all_parts(x, s)) <= 0)
+    return rc < 0 ? -1 : 0;
+  if (mp_uint(x, "ssm.time_step_rank", 1, 0, &p.dt_rank, NULL) != 0 || mp_vocab(x, &p.n_vocab) != 0)
+    return -1;
+  mask = calloc((size_t)x->n_layer, sizeof(*mask));
+  if (mask == NULL)
+    return wt_fail(x->err, "out of memory");
+  lt_masks(x->m, x->n_layer, mask);
+  for (i = 0; s->parts != NULL && i < s->n_parts; i++)
+    lt_masks(s->parts[i], x->n_layer, mask);
+  for (il = 0; il < x->n_layer && (mask[il] & needed) == needed; il++)
+    ;
+  free(mask);
+  if (il < x->n_layer)
+    return 0; /* a layer this graph does not describe */
+  p.features = WT_LG_MAMBA;
+  p.n_layer = x->n_layer;
+  p.n_embd = n_embd;
+  p.d_conv = d_conv;
+  p.d_inner = d_inner;
+  p.d_state = d_state;
+  p.n_seq = s->n_seq;
+  p.n_tokens = x->n_tokens;
+  p.flash_attn = s->flash_attn == WT_FA_ON;
+  rc = wt_llama_compute(&p, &x->compute);
+  if (rc < 0)
+    return wt_fail(x->err, "out of memory planning the compute graph");
+  x->exact_compute = rc == 0;
+  return 0;
 }

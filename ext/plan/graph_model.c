@@ -87,8 +87,8 @@ static int gm_tensor(wt_graph *g, int type, const int64_t shape[4], wt_gm_op op,
   if (g->failed)
     return -1;
   for (i = 0; i < 4; i++)
-    if (ne[i] < 1 || ne[i] > ((int64_t)1 << 40)) {
-      g->failed = WT_GM_TOO_BIG; /* (or empty: no graph llama.cpp would build) */
+    if (ne[i] < 0 || ne[i] > ((int64_t)1 << 40)) {
+      g->failed = WT_GM_TOO_BIG;
       return -1;
     }
   if (g->n_t == g->cap_t) {
@@ -317,6 +317,69 @@ int wt_gm_concat(wt_graph *g, int a, int b, int dim) {
   return gm_new_op(g, g->t[a].type, ne, WT_GM_CONCAT, a, b);
 }
 
+/* ggml_scale_inplace: a scaled where it lies (a view of a). */
+int wt_gm_scale_inplace(wt_graph *g, int a) {
+  int t;
+  if (!gm_ok(g, a, -1))
+    return -1;
+  t = gm_tensor(g, g->t[a].type, g->t[a].ne, WT_GM_SCALE, a);
+  if (t >= 0) {
+    memcpy(g->t[t].nb, g->t[a].nb, sizeof(g->t[t].nb));
+    g->t[t].src[0] = a;
+  }
+  return t;
+}
+
+/* ggml_cpy: a's values written into b; the result stands for b (a view). */
+int wt_gm_cpy(wt_graph *g, int a, int b) {
+  int t;
+  if (!gm_ok(g, a, b) || b < 0)
+    return -1;
+  t = gm_tensor(g, g->t[b].type, g->t[b].ne, WT_GM_CPY, b);
+  if (t >= 0) {
+    memcpy(g->t[t].nb, g->t[b].nb, sizeof(g->t[t].nb));
+    g->t[t].src[0] = a;
+    g->t[t].src[1] = b;
+  }
+  return t;
+}
+
+/* ggml_ssm_conv: the convolution of each sequence's window sx (d_conv - 1
+** + tokens wide) with kernel c, d_inner x tokens x sequences. */
+int wt_gm_ssm_conv(wt_graph *g, int sx, int c) {
+  int64_t ne[4];
+  if (!gm_ok(g, sx, c) || c < 0)
+    return -1;
+  ne[0] = g->t[c].ne[1];
+  ne[1] = g->t[sx].ne[0] - g->t[c].ne[0] + 1;
+  ne[2] = g->t[sx].ne[2];
+  ne[3] = 1;
+  return gm_new_op(g, WT_GM_F32, ne, WT_GM_SSM_CONV, sx, c);
+}
+
+/* ggml_ssm_scan (K = 1): y for every token, then the last state of each
+** sequence, in one vector. */
+int wt_gm_ssm_scan(wt_graph *g, int s, int x, int dt, int a, int b, int c, int ids) {
+  int64_t ne[4] = {0, 1, 1, 1};
+  const wt_gm_tensor *ts, *tx;
+  int t;
+  if (!gm_ok(g, s, x) || !gm_ok(g, dt, a) || !gm_ok(g, b, c) || !gm_ok(g, ids, -1) || x < 0)
+    return -1;
+  ts = &g->t[s];
+  tx = &g->t[x];
+  ne[0] = tx->ne[0] * tx->ne[1] * tx->ne[2] * tx->ne[3] +
+          ts->ne[0] * ts->ne[1] * ts->ne[2] * g->t[ids].ne[0];
+  t = gm_new_op(g, WT_GM_F32, ne, WT_GM_SSM_SCAN, s, x);
+  if (t >= 0) {
+    g->t[t].src[2] = dt;
+    g->t[t].src[3] = a;
+    g->t[t].src[4] = b;
+    g->t[t].src[5] = c;
+    g->t[t].src[6] = ids;
+  }
+  return t;
+}
+
 /* ggml_glu of one tensor: its two halves of each row, half as wide. */
 int wt_gm_glu(wt_graph *g, int a) {
   int64_t ne[4];
@@ -406,6 +469,9 @@ uint64_t wt_gm_nbytes(const wt_graph *g, int id) {
   int i;
   if (gm_type(t->type, &size, &block) != 0)
     return 0;
+  for (i = 0; i < 4; i++)
+    if (t->ne[i] == 0)
+      return 0; /* an empty tensor */
   if (block == 1) {
     n = size;
     for (i = 0; i < 4; i++)
@@ -542,9 +608,9 @@ static int gm_same_layout(const wt_gm_tensor *a, const wt_gm_tensor *b) {
 
 /* ggml_op_can_inplace, for the ops modelled. */
 static int gm_can_inplace(wt_gm_op op) {
-  return op == WT_GM_SCALE || op == WT_GM_ADD || op == WT_GM_MUL || op == WT_GM_DIV || op == WT_GM_FILL ||
-         op == WT_GM_UNARY || op == WT_GM_ROPE || op == WT_GM_RMS_NORM || op == WT_GM_CLAMP ||
-         op == WT_GM_SOFT_MAX;
+  return op == WT_GM_SCALE || op == WT_GM_ADD || op == WT_GM_MUL || op == WT_GM_DIV ||
+         op == WT_GM_FILL || op == WT_GM_UNARY || op == WT_GM_ROPE || op == WT_GM_RMS_NORM ||
+         op == WT_GM_CLAMP || op == WT_GM_SOFT_MAX;
 }
 
 /* ggml_gallocr_allocate_node: nothing for a view or a tensor with its own

@@ -48,6 +48,8 @@ typedef enum wt_gm_op {
   WT_GM_PAD,
   WT_GM_FILL,
   WT_GM_CONCAT,
+  WT_GM_SSM_CONV,
+  WT_GM_SSM_SCAN,
   WT_GM_GLU,
   WT_GM_UNARY,
   WT_GM_VIEW,
@@ -86,8 +88,9 @@ typedef struct wt_graph {
 void wt_graph_init(wt_graph *g);
 void wt_graph_free(wt_graph *g);
 
-/* A new tensor: a leaf of ggml type `type` and shape ne (unused dims 1),
-** contiguous; flags as above.  Returns its id (-1 once g has failed). */
+/* A new tensor: a leaf of ggml type `type` and shape ne (unused dims 1; a
+** dimension may be 0, as in ggml: an empty tensor), contiguous; flags as
+** above.  Returns its id (-1 once g has failed). */
 int wt_gm_new(wt_graph *g, int type, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3,
               unsigned flags);
 
@@ -99,6 +102,7 @@ int wt_gm_norm(wt_graph *g, int a);
 int wt_gm_mul(wt_graph *g, int a, int b);
 int wt_gm_add(wt_graph *g, int a, int b);
 int wt_gm_scale(wt_graph *g, int a);
+int wt_gm_scale_inplace(wt_graph *g, int a);
 int wt_gm_mul_mat(wt_graph *g, int a, int b);
 int wt_gm_mul_mat_id(wt_graph *g, int as, int b, int ids);
 int wt_gm_argsort(wt_graph *g, int a);
@@ -115,6 +119,9 @@ int wt_gm_glu(wt_graph *g, int a);
 int wt_gm_pad(wt_graph *g, int a, int64_t p0);
 int wt_gm_fill(wt_graph *g, int a);
 int wt_gm_concat(wt_graph *g, int a, int b, int dim);
+int wt_gm_cpy(wt_graph *g, int a, int b);
+int wt_gm_ssm_conv(wt_graph *g, int sx, int c);
+int wt_gm_ssm_scan(wt_graph *g, int s, int x, int dt, int a, int b, int c, int ids);
 int wt_gm_unary(wt_graph *g, int a);
 int wt_gm_reshape_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3);
 int wt_gm_view_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3,

@@ -41,10 +41,10 @@ typedef struct lg_ctx {
   wt_graph g;
   const wt_lg_params *p;
   int64_t n_tokens, n_outputs, n_stream;
-  int v_trans;   /* V cache stored transposed (flash attention off) */
-  int64_t v_gqa; /* the V cache's row: the widest layer's */
-  int pos, out_ids;
-  lg_kv kv[2]; /* the cache, and the sliding-window one (llama_kv_cache_iswa) */
+  int v_trans;              /* V cache stored transposed (flash attention off) */
+  int64_t v_gqa;            /* the V cache's row: the widest layer's */
+  int pos, out_ids, s_copy; /* s_copy: which recurrent state each sequence reads */
+  lg_kv kv[2];              /* the cache, and the sliding-window one (llama_kv_cache_iswa) */
 } lg_ctx;
 
 /* Bytes of n values of ggml type t (ggml_row_size). */
@@ -100,6 +100,7 @@ static void lg_inputs(lg_ctx *c) {
                          c->n_tokens / c->n_stream, 1, c->n_stream, WT_GM_INPUT);
   }
   c->out_ids = wt_gm_new(g, WT_GM_I32, c->n_outputs, 1, 1, 1, WT_GM_INPUT);
+  c->s_copy = wt_gm_new(g, WT_GM_I32, c->n_stream, 1, 1, 1, WT_GM_INPUT);
 }
 
 /* build_inp_embd: the token path's rows and the unused vector input. */
@@ -415,6 +416,108 @@ static int lg_shared_expert(lg_ctx *c, int cur) {
   return wt_gm_mul(g, lg_ffn(c, (int64_t)c->p->n_ff_shared, 0, cur), gate);
 }
 
+/* build_rs, first half: the recurrent states as rows (all: the cache of
+** one layer, width values a row, n_rs rows), the zeroed row (a view scaled
+** in place), and the view of s_copy that names this batch's rows. */
+static int lg_states(lg_ctx *c, int all, int64_t width, int64_t n_rs, int *copy_main) {
+  wt_graph *g = &c->g;
+  uint64_t row = lg_row(WT_GM_F32, width), n = (uint64_t)c->n_stream;
+  int states = lg_reshape_2d(c, all, width, n_rs);
+  wt_gm_expand(g, wt_gm_scale_inplace(g, wt_gm_view_4d(g, states, width, 1, 1, 1, row, row, row)));
+  *copy_main = wt_gm_view_4d(g, c->s_copy, c->n_stream, 1, 1, 1, 4, 4 * n, 4 * n);
+  return states;
+}
+
+/* build_rs, second half: the rows not in this batch (none when the cache
+** holds exactly its sequences) copied back. */
+static void lg_states_rest(lg_ctx *c, int all, int states, int64_t width, int64_t n_rs) {
+  wt_graph *g = &c->g;
+  uint64_t row = lg_row(WT_GM_F32, width), rest = (uint64_t)(n_rs - c->n_stream);
+  int copy_extra = wt_gm_view_4d(g, c->s_copy, (int64_t)rest, 1, 1, 1, 4, 4 * rest, 4 * rest);
+  int extra = wt_gm_get_rows(g, states, copy_extra);
+  wt_gm_expand(
+      g, wt_gm_cpy(g, extra,
+                   wt_gm_view_4d(g, all, width, (int64_t)rest, 1, 1, row, row * rest, row * rest)));
+}
+
+/* build_mamba_layer (src/models/mamba-base.cpp): the convolution over the
+** last tokens, the selective scan, the gated output projection. */
+static int lg_mamba(lg_ctx *c, int cur) {
+  wt_graph *g = &c->g;
+  const wt_lg_params *p = c->p;
+  int64_t n_embd = (int64_t)p->n_embd, dc = (int64_t)p->d_conv, di = (int64_t)p->d_inner;
+  int64_t ds = (int64_t)p->d_state, dr = (int64_t)p->dt_rank, ns = c->n_stream;
+  int64_t t = c->n_tokens / ns, n_rs = ns, w_r = (dc - 1) * di, w_s = ds * di;
+  int conv_all = wt_gm_new(g, WT_GM_F32, w_r, n_rs, 1, 1, WT_GM_EXTERNAL);
+  int ssm_all = wt_gm_new(g, WT_GM_F32, w_s, n_rs, 1, 1, WT_GM_EXTERNAL);
+  int conv, xz, x, z, conv_x, xdb, dt, b, cc, states, ids, y, xs;
+  uint64_t r, r2, e = 4;
+  states = lg_states(c, conv_all, w_r, n_rs, &ids);
+  conv = wt_gm_get_rows(g, states, ids);
+  wt_gm_expand(g, conv);
+  lg_states_rest(c, conv_all, states, w_r, n_rs);
+  conv = lg_reshape_3d(c, conv, dc - 1, di, ns);
+  cur = lg_reshape_3d(c, cur, n_embd, t, ns);
+  xz = wt_gm_mul_mat(g, lg_weight(c, n_embd, 2 * di), cur);
+  if (g->failed)
+    return -1;
+  r = g->t[xz].nb[1];
+  r2 = g->t[xz].nb[2];
+  x = wt_gm_view_4d(g, xz, di, t, ns, 1, r, r2, r2 * (uint64_t)ns);
+  z = wt_gm_view_4d(g, xz, di, t, ns, 1, r, r2, r2 * (uint64_t)ns);
+  conv_x = wt_gm_concat(g, conv, wt_gm_transpose(g, x), 0);
+  if (g->failed)
+    return -1;
+  wt_gm_expand(g, wt_gm_cpy(g,
+                            wt_gm_view_4d(g, conv_x, dc - 1, di, ns, 1, g->t[conv_x].nb[1],
+                                          g->t[conv_x].nb[2], g->t[conv_x].nb[2] * (uint64_t)ns),
+                            wt_gm_view_4d(g, conv_all, (dc - 1) * di * ns, 1, 1, 1, e,
+                                          e * (uint64_t)((dc - 1) * di * ns),
+                                          e * (uint64_t)((dc - 1) * di * ns))));
+  x = wt_gm_ssm_conv(g, conv_x, lg_weight(c, dc, di));
+  x = wt_gm_unary(g, wt_gm_add(g, x, lg_weight(c, di, 1)));
+  xdb = wt_gm_mul_mat(g, lg_weight(c, di, dr + 2 * ds), x);
+  if (g->failed)
+    return -1;
+  r = g->t[xdb].nb[1];
+  r2 = g->t[xdb].nb[2];
+  dt = wt_gm_view_4d(g, xdb, dr, t, ns, 1, r, r2, r2 * (uint64_t)ns);
+  b = wt_gm_view_4d(g, xdb, ds, 1, t, ns, e * (uint64_t)ds, r, r2);
+  cc = wt_gm_view_4d(g, xdb, ds, 1, t, ns, e * (uint64_t)ds, r, r2);
+  if (p->features & WT_LG_SSM_NORMS) {
+    dt = wt_gm_mul(g, wt_gm_rms_norm(g, dt), lg_weight(c, dr, 1));
+    b = wt_gm_mul(g, wt_gm_rms_norm(g, b), lg_weight(c, ds, 1));
+    cc = wt_gm_mul(g, wt_gm_rms_norm(g, cc), lg_weight(c, ds, 1));
+  } else {
+    dt = wt_gm_cont_4d(g, dt, dr, t, ns, 1);
+  }
+  dt = wt_gm_add(g, wt_gm_mul_mat(g, lg_weight(c, dr, di), dt), lg_weight(c, di, 1));
+  cur = x;
+  xs = wt_gm_reshape_4d(g, x, 1, di, t, ns);
+  /* build_rs with the scan as its row getter */
+  states = lg_states(c, ssm_all, w_s, n_rs, &ids);
+  y = wt_gm_ssm_scan(g, wt_gm_reshape_4d(g, states, ds, 1, di, n_rs), xs, dt, lg_weight(c, ds, di),
+                     b, cc, ids);
+  wt_gm_expand(g, y);
+  lg_states_rest(c, ssm_all, states, w_s, n_rs);
+  if (g->failed)
+    return -1;
+  {
+    uint64_t nb2 = g->t[xs].nb[2], nb3 = g->t[xs].nb[3];
+    wt_gm_expand(
+        g, wt_gm_cpy(g,
+                     wt_gm_view_4d(g, y, ds * di * ns, 1, 1, 1, e, e * (uint64_t)(ds * di * ns),
+                                   e * (uint64_t)(ds * di * ns)),
+                     wt_gm_view_4d(g, ssm_all, ds * di * ns, 1, 1, 1, e,
+                                   e * (uint64_t)(ds * di * ns), e * (uint64_t)(ds * di * ns))));
+    y = wt_gm_view_4d(g, y, di, t, ns, 1, nb2, nb3, nb3 * (uint64_t)ns);
+  }
+  y = wt_gm_add(g, y, wt_gm_mul(g, cur, lg_weight(c, di, 1)));
+  y = wt_gm_glu_split(g, wt_gm_cont_4d(g, z, di, t, ns, 1), y);
+  cur = wt_gm_mul_mat(g, lg_weight(c, di, n_embd), y);
+  return lg_reshape_2d(c, cur, n_embd, t * ns);
+}
+
 /* The whole graph for a micro-batch of n_tokens (n_outputs of them
 ** outputs), and the bytes ggml-alloc plans for it. */
 static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, uint64_t *bytes) {
@@ -429,7 +532,7 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
   c.n_outputs = n_outputs;
   c.n_stream = (int64_t)p->n_seq;
   c.v_trans = !p->flash_attn;
-  for (il = 0; il < p->n_layer; il++)
+  for (il = 0; p->n_head_kv != NULL && il < p->n_layer; il++)
     if ((int64_t)(p->head_v * p->n_head_kv[il]) > c.v_gqa)
       c.v_gqa = (int64_t)(p->head_v * p->n_head_kv[il]);
   cur = lg_embeddings(&c);
@@ -445,6 +548,15 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
     }
     cur = lg_ffn(&c, (int64_t)p->n_ff[il], p->bias[il], normed);
     cur = wt_gm_add(g, wt_gm_add(g, cur, in), attn);
+  }
+  for (il = 0; il < p->n_layer && (p->features & WT_LG_MAMBA); il++) {
+    int in = cur;
+    cur = lg_mamba(&c, lg_rms_norm(&c, cur));
+    if (il == p->n_layer - 1) {
+      cur = wt_gm_get_rows(g, cur, c.out_ids);
+      in = wt_gm_get_rows(g, in, c.out_ids);
+    }
+    cur = wt_gm_add(g, cur, in);
   }
   for (il = 0; il < p->n_layer && (p->features & WT_LG_DECI); il++) {
     /* deci: attention, a linear layer (no KV heads) or nothing (no heads);
@@ -468,7 +580,8 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
     cur = lg_ffn(&c, (int64_t)p->n_ff[il], p->bias[il], lg_rms_norm(&c, ffn_in));
     cur = wt_gm_add(g, cur, ffn_in);
   }
-  for (il = 0; il < p->n_layer && !(p->features & (WT_LG_PARALLEL | WT_LG_DECI)); il++) {
+  for (il = 0; il < p->n_layer && !(p->features & (WT_LG_PARALLEL | WT_LG_DECI | WT_LG_MAMBA));
+       il++) {
     int in = cur, ffn_in;
     cur = p->features & WT_LG_MLA ? lg_attention_mla(&c, il, lg_rms_norm(&c, cur))
                                   : lg_attention(&c, il, lg_rms_norm(&c, cur));
@@ -518,7 +631,9 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
 
 /* Whether v is within LG_MAX_DIM (a product is checked after both its
 ** factors, so it cannot wrap). */
-static int lg_dim(uint64_t v) { return v <= LG_MAX_DIM; }
+static int lg_dim(uint64_t v) {
+  return v <= LG_MAX_DIM;
+}
 
 int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes) {
   const ggml_type_info *tk = ggml_type_get(p->type_k), *tv = ggml_type_get(p->type_v);
@@ -530,13 +645,20 @@ int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes) {
   if (tk == NULL || tv == NULL || (tk->block_size > 1 && p->head_k % 64 == 0) ||
       (tv->block_size > 1 && p->head_v % 64 == 0) || p->n_seq == 0 || p->n_tokens == 0)
     return 1;
-  if (!lg_dim(p->n_embd) || !lg_dim(p->n_vocab) || !lg_dim(p->head_k) || !lg_dim(p->head_v) ||
-      !lg_dim(p->head_k_mla) || !lg_dim(p->head_v_mla) || !lg_dim(p->kv_lora) ||
-      !lg_dim(p->q_lora) || !lg_dim(p->n_rot) || !lg_dim(p->n_ff_shared) || !lg_dim(p->n_tokens) ||
-      p->n_seq > 256 || p->n_expert_shared > LG_MAX_EXPERTS || p->cells > LG_MAX_CELLS ||
-      p->swa_cells > LG_MAX_CELLS || p->n_groups > LG_MAX_EXPERTS)
+  if (p->features & WT_LG_MAMBA) {
+    if (p->d_conv < 2 || p->d_inner == 0 || p->d_state == 0 || p->dt_rank == 0 ||
+        !lg_dim(p->d_conv) || !lg_dim(p->d_inner) || !lg_dim(p->d_state) || !lg_dim(p->dt_rank) ||
+        !lg_dim(p->n_embd) || !lg_dim(p->n_vocab) || !lg_dim(p->n_tokens) || p->n_seq > 256 ||
+        (p->features & WT_LG_SSM_NORMS))
+      return 1;
+  } else if (!lg_dim(p->n_embd) || !lg_dim(p->n_vocab) || !lg_dim(p->head_k) ||
+             !lg_dim(p->head_v) || !lg_dim(p->head_k_mla) || !lg_dim(p->head_v_mla) ||
+             !lg_dim(p->kv_lora) || !lg_dim(p->q_lora) || !lg_dim(p->n_rot) ||
+             !lg_dim(p->n_ff_shared) || !lg_dim(p->n_tokens) || p->n_seq > 256 ||
+             p->n_expert_shared > LG_MAX_EXPERTS || p->cells > LG_MAX_CELLS ||
+             p->swa_cells > LG_MAX_CELLS || p->n_groups > LG_MAX_EXPERTS)
     return 1;
-  for (il = 0; il < p->n_layer; il++)
+  for (il = 0; il < p->n_layer && !(p->features & WT_LG_MAMBA); il++)
     if ((!(p->features & WT_LG_DECI) &&
          (p->n_head_kv[il] == 0 || p->n_head[il] == 0 || p->n_ff[il] == 0)) ||
         !lg_dim(p->n_head[il]) || !lg_dim(p->n_head_kv[il]) || !lg_dim(p->n_ff[il]) ||

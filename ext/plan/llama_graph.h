@@ -59,7 +59,11 @@ enum {
   WT_LG_MOE_SIGMOID = 1 << 18,  /* experts routed by sigmoid, not softmax */
   WT_LG_MOE_PROBS_BIAS = 1 << 19, /* a bias added to the routing scores (exp_probs_b) */
   WT_LG_MOE_SCALE = 1 << 20,      /* the experts' weights scaled */
-  WT_LG_SHARED_FFN = 1 << 21      /* deepseek2: shared experts, an FFN added to the experts' sum */
+  WT_LG_SHARED_FFN = 1 << 21,
+  WT_LG_MAMBA = 1 << 22, /* mamba: selective state-space layers, a recurrent state */
+  WT_LG_SSM_NORMS =
+      1 << 23 /* mamba: dt, B and C RMS-normed (falcon-mamba) */ /* deepseek2: shared experts, an
+                                                                    FFN added to the experts' sum */
 };
 
 typedef struct wt_lg_params {
@@ -75,8 +79,9 @@ typedef struct wt_lg_params {
   uint64_t n_groups, n_group_used; /* experts chosen within the best groups (> 1 groups) */
   uint64_t kv_lora, q_lora, n_rot; /* WT_LG_MLA: latent widths (q_lora 0: Q direct), RoPE'd part */
   uint64_t head_k_mla, head_v_mla; /* WT_LG_MLA: a head's Q/K and V widths decompressed */
-  const unsigned *bias;            /* [n_layer] WT_LG_* */
-  uint64_t cells;                  /* KV cells per stream */
+  uint64_t d_conv, d_inner, d_state, dt_rank; /* WT_LG_MAMBA: the ssm.* keys */
+  const unsigned *bias;                       /* [n_layer] WT_LG_* */
+  uint64_t cells;                             /* KV cells per stream */
   const unsigned char *swa; /* [n_layer] 1: the layer attends in a sliding window; NULL: none */
   uint64_t swa_cells;       /* the sliding-window cache's cells per stream */
   uint64_t n_seq;           /* sequences = streams (kv_unified off) */

@@ -553,7 +553,8 @@ static int mp_mamba(mp_ctx *x, const wt_mem_settings *s) {
       mp_mul3(x, d_state, d_inner, 4, "the ssm state", &sv) != 0 ||
       mp_mul3(x, sv, cells, 1, "the ssm state", &sv) != 0)
     return wt_fail(x->err, "the recurrent state overflows 64 bits");
-  if (mp_uint(x, "embedding_length", 1, 0, &x->n_embd, NULL) != 0)
+  if (mp_uint(x, "embedding_length", 1, 0, &x->n_embd, NULL) != 0 ||
+      (n_group == 0 && mp_exact_compute_mamba(x, s, d_conv, d_inner, d_state, x->n_embd) != 0))
     return -1;
   x->known_compute = 1;
   for (il = 0; il < x->n_layer; il++)

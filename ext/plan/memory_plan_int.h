@@ -57,4 +57,8 @@ int mp_vocab(mp_ctx *x, uint64_t *n_vocab);
 ** settings s; otherwise leave them.  0, or -1 with x->err set. */
 int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a);
 
+/* The same for a mamba model of these ssm.* sizes. */
+int mp_exact_compute_mamba(mp_ctx *x, const wt_mem_settings *s, uint64_t d_conv, uint64_t d_inner,
+                           uint64_t d_state, uint64_t n_embd);
+
 #endif
