@@ -14,7 +14,8 @@
 ** FFN, a fused QKV bias or norm biases mean another graph), and reads the
 ** widths.  Not modelled: deepseek2 without MLA keys, with MTP layers or
 ** another gating function, or with Q direct unless llama.cpp takes it for
-** a "lite" model; mamba and the others.  A model it cannot vouch for
+** a "lite" model; the planner's other architectures.  mamba's graph is
+** modelled too (mp_exact_compute_mamba), without dt/B/C norms.  A model it cannot vouch for
 ** keeps the lower bound of mp_compute; so does part 1 of a split GGUF
 ** planned without its other parts (wt_mem_settings.parts), since it does
 ** not hold every layer.

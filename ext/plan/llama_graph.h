@@ -59,11 +59,9 @@ enum {
   WT_LG_MOE_SIGMOID = 1 << 18,  /* experts routed by sigmoid, not softmax */
   WT_LG_MOE_PROBS_BIAS = 1 << 19, /* a bias added to the routing scores (exp_probs_b) */
   WT_LG_MOE_SCALE = 1 << 20,      /* the experts' weights scaled */
-  WT_LG_SHARED_FFN = 1 << 21,
-  WT_LG_MAMBA = 1 << 22, /* mamba: selective state-space layers, a recurrent state */
-  WT_LG_SSM_NORMS =
-      1 << 23 /* mamba: dt, B and C RMS-normed (falcon-mamba) */ /* deepseek2: shared experts, an
-                                                                    FFN added to the experts' sum */
+  WT_LG_SHARED_FFN = 1 << 21,     /* deepseek2: shared experts, an FFN added to the experts' sum */
+  WT_LG_MAMBA = 1 << 22,          /* mamba: selective state-space layers, a recurrent state */
+  WT_LG_SSM_NORMS = 1 << 23       /* mamba: dt, B and C RMS-normed (not modelled) */
 };
 
 typedef struct wt_lg_params {

@@ -28,10 +28,10 @@
 **   compute   the buffer ggml-alloc plans for llama.cpp's graph: exact
 **             for the models compute_plan.c vouches for (llama dense or
 **             MoE, mistral3, qwen2, qwen2moe, qwen3, qwen3moe, granite,
-**             gemma, gemma2, gemma3, phi3, cohere2, deci, deepseek2; a
-**             split GGUF given its other parts), whose graph llama_graph.c
-**             builds; otherwise (mamba, the others, a rotated quantized
-**             cache, ...) unknown (NULL), with a size it cannot be below
+**             gemma, gemma2, gemma3, phi3, cohere2, deci, deepseek2,
+**             mamba; a split GGUF given its other parts), whose graph
+**             llama_graph.c builds; otherwise (the others, a rotated
+**             quantized cache, ...) unknown (NULL), with a size it cannot be below
 **             (at_least, see mp_compute)
 **
 ** Sliding windows: gemma2 (every other layer, 4096 unless the file says),
