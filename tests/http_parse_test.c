@@ -162,6 +162,9 @@ int main(void) {
   expect(kept(206, "ETag: \"j\"\r\nContent-Range: bytes 0-65535/6724000\r\n", "\"k\"", 6724000) ==
              WT_RESP_OK,
          "kept: another ETag");
+  expect(kept(206, "ETag: \"k\"\r\nContent-Range: bytes 0-67/*\r\n", "\"k\"", UINT64_MAX) !=
+             WT_RESP_KEPT,
+         "kept: an unknown total confirms no size (fuzz_http: a kept size of 2^64 - 1)");
   expect(kept(200, "ETag: W/\"k\"\r\nContent-Length: 6724\r\n", "W/\"k\"", 6724) == WT_RESP_WHOLE,
          "kept: a weak ETag promises no bytes");
   expect(kept(200, "Content-Length: 6724\r\n", "", 6724) == WT_RESP_WHOLE, "kept: no ETag kept");

@@ -111,7 +111,8 @@ static int wt_is_kept(long code, const wt_http_resp *r, const wt_http_ask *q) {
     return 0;
   if (code == 200)
     return r->has_length && r->length == q->kept_size;
-  return wt_http_parse_range(r->cr, &a, &b, &t) == 0 && t == q->kept_size;
+  /* (an unknown total, "*", confirms no size, whatever size was kept) */
+  return wt_http_parse_range(r->cr, &a, &b, &t) == 0 && t != UINT64_MAX && t == q->kept_size;
 }
 
 int wt_http_verdict(long code, const wt_http_resp *r, wt_http_ask *q, uint64_t *total) {
