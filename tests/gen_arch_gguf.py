@@ -11,7 +11,7 @@ proportions (heads 64 wide, a vocabulary whose logits outweigh the layers):
 tiny-llama-wide and tiny-qwen2-wide, Q8_0 matrices, about 19 and 13 MB.  Plus files for the planner's own
 tests: an unknown architecture, hostile metadata, header-only files shaped
 like Llama-3-8B and DeepSeek-V3, tiny-llama in three quantizations
-(quants/) and split in two (split/).  Standard library only; the output is
+(quants/) and split in two (split/; split_bad/: part 2's magic broken).  Standard library only; the output is
 deterministic.
 """
 import os
@@ -519,6 +519,14 @@ def main():
                kvs + vocab() + [("split.no", T_U16, 0)] + split, t[:12], 100)
     write_gguf(os.path.join(d, "split", "tiny-llama-00002-of-00002.gguf"),
                [("split.no", T_U16, 1)] + split, t[12:], 101)
+    # the same with part 2 broken (its magic), for the errors that must name it
+    os.makedirs(os.path.join(d, "split_bad"), exist_ok=True)
+    write_gguf(os.path.join(d, "split_bad", "tiny-llama-00001-of-00002.gguf"),
+               kvs + vocab() + [("split.no", T_U16, 0)] + split, t[:12], 100)
+    bad = os.path.join(d, "split_bad", "tiny-llama-00002-of-00002.gguf")
+    write_gguf(bad, [("split.no", T_U16, 1)] + split, t[12:], 101)
+    with open(bad, "r+b") as f:
+        f.write(b"XXXX")
 
 
 if __name__ == "__main__":

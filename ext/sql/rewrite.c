@@ -369,7 +369,7 @@ int rw_open_parts(rw_job *j, const char *in, wt_error *err) {
     snprintf(suffix, sizeof(suffix), "-%05d-of-%05d.gguf", k + 1, (int)n);
     memcpy(path + len - strlen(suffix), suffix, strlen(suffix));
     if (wt_source_open(path, len, WT_FORMAT_GGUF, &part, err) != 0) {
-      free(path);
+      j->bad_part = path; /* the message names this part, not the first */
       return -1;
     }
     j->parts[j->n_parts++] = part;
@@ -416,7 +416,7 @@ void rw_error(sqlite3_context *ctx, const rw_job *j, const char *path, const cha
     sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
     return;
   }
-  z = wt_error_message(j->fn, path, msg);
+  z = wt_error_message(j->fn, j->bad_part != NULL ? j->bad_part : path, msg);
   if (z == NULL) {
     sqlite3_result_error_nomem(ctx);
     return;
@@ -488,6 +488,7 @@ void rw_job_free(rw_job *j) {
       wt_source_release(j->parts[k]);
   free(j->parts);
   free(j->ts);
+  free(j->bad_part);
   if (j->src)
     wt_source_release(j->src);
   memset(j, 0, sizeof(*j));

@@ -32,6 +32,8 @@ typedef struct rw_job {
   int overwrite;   /* the output may name the input */
   int verify;      /* compare the tensors' bytes */
   int interrupted; /* sqlite3_interrupt() stopped the copy */
+  char
+      *bad_part; /* the part of a split input that could not be read (malloc'd): the error's file */
   wt_out out;
 } rw_job;
 
@@ -47,7 +49,8 @@ int rw_open_parts(rw_job *j, const char *in, wt_error *err);
 ** wt_out_commit(&j->out) puts it in place), or -1 with err set. */
 int rw_gguf(rw_job *j, const char *path, const rw_list *l, wt_error *err);
 
-/* Set the error result: "fn(): path: msg", or SQLITE_INTERRUPT. */
+/* Set the error result: "fn(): path: msg" (the part that could not be
+** read, when that was the error), or SQLITE_INTERRUPT. */
 void rw_error(sqlite3_context *ctx, const rw_job *j, const char *path, const char *msg);
 
 /* Release the parts, the tensor list and an uncommitted output. */
