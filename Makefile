@@ -161,6 +161,11 @@ $(BUILD)/park_test: tests/park_test.c $(PARK_TEST_OBJ) | $(BUILD)
 $(BUILD)/mmap_test: tests/mmap_test.c | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
+# A file rewritten in place by one write(2) while statements open and read
+# it: never a mix of the two versions (tests/rewrite_race_test.c).
+$(BUILD)/rewrite_race_test: tests/rewrite_race_test.c | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
+
 # A scratch dump of what the GGUF parser makes of files (tests/gguf_dump.c).
 PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
 
@@ -257,7 +262,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/write_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/exports_test.sh $(MODULE)
@@ -286,6 +291,10 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	  $(BUILD)/mmap_test $(BUILD)/asan/weights.so $(BUILD)/mmap > $(BUILD)/mmap_test_asan.log || \
 	  { cat $(BUILD)/mmap_test_asan.log; exit 1; }
 	tail -1 $(BUILD)/mmap_test_asan.log
+	rm -rf $(BUILD)/race && $(BUILD)/rewrite_race_test $(MODULE) $(BUILD)/race
+	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+	  $(BUILD)/rewrite_race_test $(BUILD)/asan/weights.so $(BUILD)/race
+	rm -rf $(BUILD)/race
 	@echo "== make demo's queries, then every recipe on what it leaves (sql/ must run after make demo)"
 	$(MAKE) --no-print-directory demo-run > $(BUILD)/demo-run.log 2>&1 || { cat $(BUILD)/demo-run.log; exit 1; }
 	sh tests/logged.sh $(LOGS)/sql.log sh tests/run_sql_examples.sh $(MODULE)
@@ -385,7 +394,9 @@ bench-run: $(MODULE) $(BUILD)/bench
 # files underneath (by rename and, TSAN_INPLACE=1 the default, rewritten in
 # place), all built with ThreadSanitizer (clang), once with tensor bytes read
 # with pread and once through the guarded mapping (WT_MMAP=0, 1); then
-# tests/mmap_test.c (files truncated under mapped reads) in the same build.
+# tests/mmap_test.c (files truncated under mapped reads) and
+# tests/rewrite_race_test.c (a rewrite in place by one write(2)) in the
+# same build.
 TSAN_CC    ?= clang
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 TSAN_OBJ   := $(EXT_SRC:ext/%.c=$(BUILD)/tsan/obj/%.o)
@@ -407,9 +418,13 @@ $(BUILD)/tsan/mmap_test: tests/mmap_test.c Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
+$(BUILD)/tsan/rewrite_race_test: tests/rewrite_race_test.c Makefile
+	@mkdir -p $(dir $@)
+	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
+
 .PHONY: tsan
 tsan: fuzz-deps
-	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/demo/.stamp
+	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/tsan/rewrite_race_test $(BUILD)/demo/.stamp
 	rm -rf $(BUILD)/tsan/work $(BUILD)/tsan/mmap
 	for mmap in 0 1; do \
 	  rm -rf $(BUILD)/tsan/work && \
@@ -418,6 +433,8 @@ tsan: fuzz-deps
 	done
 	TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
 	  $(BUILD)/tsan/mmap_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/mmap
+	rm -rf $(BUILD)/tsan/race && TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
+	  $(BUILD)/tsan/rewrite_race_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/race
 
 # Fuzzing.  FUZZ_SECONDS per target; seeds come from the
 # fixtures (when ../shared is there) and the generated test files.

@@ -13,6 +13,13 @@
 ** "cannot open").  While parked its header still answers (the tensor is
 ** found) and it holds no descriptor (the lowest free one is unchanged).
 **
+** And the settled identity of an open (bytes/fd.h wt_fd_settled_stat()):
+** a file whose modification time is this second with no nanoseconds (a
+** file system that stamps seconds) opens only once the clock is past
+** that time's 2-second grain; one stamped with the coarse clock's now
+** opens once the clock has ticked past it; one stamped an hour ahead
+** opens without waiting for it.
+**
 ** Prints "park: N passed, M failed"; exit status 1 on a failure.
 */
 #include <fcntl.h>
@@ -20,8 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "bytes/fd.h"
+#include "bytes/file.h"
 #include "bytes/source.h"
 
 static int passed, failed;
@@ -93,6 +103,51 @@ static int park_and_read(const char *path, const char *change, char *buf, wt_err
   return rc;
 }
 
+/* Nanoseconds on clock c now. */
+static int64_t now_ns(clockid_t c) {
+  struct timespec t;
+  clock_gettime(c, &t);
+  return (int64_t)t.tv_sec * WT_NS_PER_S + t.tv_nsec;
+}
+
+/* Stamp path with mtime (ns), open it with wt_file_open(), and check what
+** the coarse clock says after the open returned: past mtime + grain, or,
+** when grain is 0, that the open took under a second. */
+static void open_stamped(const char *path, int64_t mtime, int64_t grain, const char *what) {
+  struct timespec ts[2] = {{0, UTIME_OMIT}, {mtime / WT_NS_PER_S, mtime % WT_NS_PER_S}};
+  int64_t start = now_ns(CLOCK_MONOTONIC), after;
+  wt_error e;
+  wt_file f;
+  write_file(path, "wxyz");
+  if (utimensat(AT_FDCWD, path, ts, 0) != 0) {
+    perror(path);
+    exit(2);
+  }
+  check(wt_file_open(&f, path, strlen(path), &e) == 0, what, e.msg);
+  after = now_ns(CLOCK_REALTIME_COARSE);
+  if (grain > 0)
+    check(after >= mtime + grain, what, "it opened before the grain was over");
+  else
+    check(now_ns(CLOCK_MONOTONIC) - start < WT_NS_PER_S, what, "it waited");
+  check(f.mtime_ns == mtime, what, "the identity is not the time stamped");
+  wt_file_close(&f);
+}
+
+/* The settled identity's waits, on the file at path. */
+static void settle_checks(const char *path) {
+  struct timespec tick;
+  int64_t now = now_ns(CLOCK_REALTIME_COARSE), t;
+  clock_getres(CLOCK_REALTIME_COARSE, &tick);
+  open_stamped(path, now - now % WT_NS_PER_S, 2LL * WT_NS_PER_S,
+               "a time of this second without nanoseconds: waited out (2 s)");
+  t = now_ns(CLOCK_REALTIME_COARSE);
+  if (t % WT_NS_PER_S == 0)
+    t += 1; /* a time with nanoseconds */
+  open_stamped(path, t, 1, "a time of the coarse clock's now: waited past");
+  open_stamped(path, now_ns(CLOCK_REALTIME) + 3600LL * WT_NS_PER_S, 0,
+               "a time an hour ahead: not waited for");
+}
+
 int main(int argc, char **argv) {
   char path[4096], buf[5] = {0};
   wt_error e;
@@ -109,6 +164,7 @@ int main(int argc, char **argv) {
         "replaced by rename: an error", e.msg);
   check(park_and_read(path, "delete", buf, &e) != 0 && strstr(e.msg, "cannot open"),
         "deleted: an error", e.msg);
+  settle_checks(path);
   unlink(path);
   printf("park: %d passed, %d failed\n", passed, failed);
   return failed != 0;

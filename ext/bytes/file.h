@@ -17,7 +17,9 @@
 ** (remote/http.c: HTTP Range requests), which registers itself with
 ** wt_file_set_remote() for the paths it claims (http://, https://, hf://).
 **
-** Identity: for a local file (dev, ino, size, mtime_ns) at open.  The
+** Identity: for a local file (dev, ino, size, mtime_ns) at open, taken by
+** a settled fstat (fd.h: no write(2) under way, and a later write moves
+** the modification time), so that equal identities mean equal bytes.  The
 ** cache (cache.c) compares it with stat(2) to notice a changed file;
 ** wt_file_unchanged() compares it with fstat(2) after bytes were read, so
 ** that a statement returns the old content consistently or an error,

@@ -1,7 +1,7 @@
 /*
-** local_file.c: the local byte source: open read-only, fstat (regular files
-** only), pread or a copy from a guarded mapping (mapping.h), fstat again to
-** notice a change.  See file.h.
+** local_file.c: the local byte source: open read-only, a settled fstat
+** (fd.h; regular files only), pread or a copy from a guarded mapping
+** (mapping.h), fstat again to notice a change.  See file.h.
 */
 #include "fd.h"
 #include "file.h"
@@ -84,7 +84,7 @@ static const wt_file_ops wt_local_ops = {wt_local_read_at, wt_local_unchanged, w
 
 int wt_file_open_local(wt_file *f, const char *path, size_t n, wt_error *err) {
   struct stat st;
-  int fd;
+  int fd, settled;
   memset(f, 0, sizeof(*f));
   f->fd = -1;
   if (n == 0)
@@ -100,8 +100,15 @@ int wt_file_open_local(wt_file *f, const char *path, size_t n, wt_error *err) {
   fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
     return wt_fail(err, "cannot open: %s", strerror(errno));
-  if (fstat(fd, &st) != 0) {
-    wt_fail(err, "cannot stat: %s", strerror(errno));
+  /* the identity every later check compares with: taken when no write
+  ** is under way and a new one would move the modification time (fd.h) */
+  settled = wt_fd_settled_stat(fd, &st);
+  if (settled != 0) {
+    if (settled < 0)
+      wt_fail(err, "cannot stat: %s", strerror(errno));
+    else
+      wt_fail(err, "file changed while in use: it was written to %d times while it was opened",
+              WT_SETTLE_ROUNDS);
     close(fd);
     return -1;
   }
