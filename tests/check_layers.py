@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check_layers.py OBJDIR: the layers of ext/ as ext/README.md draws them.
 
-Two checks, each able to fail:
+Three checks, each able to fail:
 1. Includes: every `#include "folder/..."` of a file in ext/FOLDER is of a
    folder that FOLDER may use (the table below, the same as ext/README.md's
    "may call" column), and nothing outside ext/sql and ext/weights.c
@@ -10,6 +10,11 @@ Two checks, each able to fail:
    which defines a symbol that another uses (nm), have no cycle: no two
    files call each other, directly or round a longer circle, and no call
    goes from a lower layer to a higher one.
+3. The map: ext/README.md's table has a row for every folder of ext/ (and
+   no other), each row names every file of its folder (as `stem`,
+   `stem.c` or `stem.h`), and every `file.c` or `file.h` a row names
+   without a folder is in that folder (ext/weights.c, the entry point, in
+   the sql/ row).
 Prints "layers: N passed, M failed" and exits 1 on any failure.
 """
 import os
@@ -66,6 +71,34 @@ def check_includes():
                         other = inc.split("/")[0]
                         if other != me and other not in MAY_USE[me]:
                             failures.append("%s:%d: %s/ may not include %s" % (path, lineno, me, inc))
+    return checked, failures
+
+
+def check_map():
+    """ext/README.md's table against the files of each folder."""
+    rows, failures, checked = {}, [], 0
+    with open(os.path.join(EXT, "README.md"), encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"\| `([a-z]+)/` \|(.*)\|[^|]*\|\s*$", line)
+            if m:
+                rows[m.group(1)] = m.group(2)
+    folders = sorted(d for d in os.listdir(EXT) if os.path.isdir(os.path.join(EXT, d)))
+    for d in sorted(set(folders) ^ set(rows)):
+        failures.append("ext/README.md: %s" % ("no row for folder %s/" % d if d in folders else "a row for %s/, which is not a folder" % d))
+    for folder in sorted(set(folders) & set(rows)):
+        words = set()
+        for quoted in re.findall(r"`([^`]+)`", rows[folder]):
+            words |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_./]*[A-Za-z0-9_]", quoted))
+        files = sorted(n for n in os.listdir(os.path.join(EXT, folder)) if n.endswith((".c", ".h")))
+        for name in files:
+            checked += 1
+            stem = name.rsplit(".", 1)[0]
+            if not words & {stem, stem + ".c", stem + ".h"}:
+                failures.append("ext/README.md: the %s/ row does not name %s" % (folder, name))
+        extra = set(files) | ({"weights.c"} if folder == "sql" else set())
+        for word in sorted(words):
+            if re.fullmatch(r"[a-z0-9_]+\.[ch]", word) and word not in extra:
+                failures.append("ext/README.md: the %s/ row names %s, which is not in ext/%s/" % (folder, word, folder))
     return checked, failures
 
 
@@ -153,11 +186,13 @@ def main():
     objdir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "obj")
     n_inc, f_inc = check_includes()
     n_call, f_call = check_calls(objdir)
-    failures = f_inc + f_call
+    n_map, f_map = check_map()
+    failures = f_inc + f_call + f_map
     for f in failures:
         print("layers: " + f, file=sys.stderr)
-    print("layers: %d includes and %d calls between files checked" % (n_inc, n_call))
-    print("layers: %d passed, %d failed" % (2 - bool(f_inc) - bool(f_call), bool(f_inc) + bool(f_call)))
+    print("layers: %d includes, %d calls between files and %d files in ext/README.md's map checked" % (n_inc, n_call, n_map))
+    n_failed = bool(f_inc) + bool(f_call) + bool(f_map)
+    print("layers: %d passed, %d failed" % (3 - n_failed, n_failed))
     sys.exit(1 if failures else 0)
 
 
