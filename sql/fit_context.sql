@@ -8,12 +8,11 @@
 -- qwen2, qwen2moe, qwen3, qwen3moe, granite, gemma, gemma2, gemma3, phi3,
 -- cohere2, deci, deepseek2 and mamba models (a split one with all its
 -- parts) the planner gives llama.cpp's compute buffer exactly, so
--- gguf_fit() says 1 (fits) or 0 (does not); for its other architectures,
--- or a quantized cache llama.cpp rotates, it knows the caches and only a
--- size the compute buffer cannot be below (at_least), so it says 0 when
--- the known parts and that size exceed the budget and NULL (cannot say)
--- otherwise; for an
--- architecture it does not know, NULL unless the weights alone exceed it.
+-- gguf_fit() says 1 (fits) or 0 (does not); for its other architectures
+-- it knows the caches and only a size the compute buffer cannot be below
+-- (at_least), so it says 0 when the known parts and that size exceed the
+-- budget and NULL (cannot say) otherwise; for an architecture it does not
+-- know, NULL unless the weights alone exceed it.
 -- Here the budget is 64 MiB, f16 cache, one sequence, flash attention
 -- llama.cpp's 'auto', and the CPU an x86 one with AVX2 ('avx2': llama.cpp
 -- repacks Q4_0 weights for it; say 'host' for this machine); the models

@@ -36,7 +36,7 @@ cp tests/llama_oracle.mjs "$dir/llama_oracle.mjs"
 # models, 32 in gemma's and qwen3moe's), K and V types that differ on an
 # MLA model (deepseek2), more than 256 sequences.  On the wide models
 # (heads 64 wide) the quantized caches are accepted, and llama.cpp rotates
-# them (see tests/llama_oracle_test.py).
+# them with Hadamard matrices, which the planner's graph has too.
 settings_all="2048,1,0,f16,f16 1000,1,0,f16,f16 3000,2,1,f16,f16 2100,3,0,f32,f32 2400,4,1,f16,f16 8192,1,1,f16,f16"
 settings_all="$settings_all 2048,1,auto,f16,f16 300,3,auto,f16,f16 512,3,0,f16,f16 256,2,auto,f16,f16"
 settings_all="$settings_all 4096,1,1,q8_0,q8_0 2100,3,1,q4_0,q8_0 2048,1,auto,q8_0,f16 2048,1,auto,f16,q8_0"

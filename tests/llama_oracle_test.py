@@ -10,7 +10,6 @@ own output.  CPU is the repack rules of the CPU variant llama.cpp ran
 so that the records hold on any machine."""
 import os
 import re
-import struct
 import sys
 
 # The models whose graph the planner builds as llama.cpp does (llama's, and
@@ -27,66 +26,11 @@ EXACT_COMPUTE = {"tiny-llama.gguf", "tiny-mistral3.gguf", "tiny-qwen2.gguf", "ti
                  "tiny-llama-wide.gguf", "tiny-qwen2-wide.gguf"}
 
 
-# The planner's graph leaves out the Hadamard rotations llama.cpp adds to a
-# quantized K or V cache whose heads are a multiple of 64 wide
-# (llama_kv_cache's attn_rot_k and attn_rot_v, src/llama-kv-cache.cpp), so
-# there its compute buffer is unknown (NULL, with a lower bound).  The rule,
-# per record: the compute is exact when the model is in EXACT_COMPUTE and
-# either neither cache type is quantized or the head width (key_length, else
-# embedding_length / head_count, from the file's metadata) is not a multiple
-# of 64.
-UNQUANTIZED = {"f32", "f16", "bf16"}
-
-GGUF_SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<B",
-                10: "<Q", 11: "<q", 12: "<d"}
-GGUF_STRING, GGUF_ARRAY = 8, 9
-
-
-def gguf_metadata(path):
-    """The key/value pairs of a GGUF file's header (arrays skipped: None)."""
-    with open(path, "rb") as f:
-        def take(fmt):
-            return struct.unpack(fmt, f.read(struct.calcsize(fmt)))[0]
-
-        def value(t):
-            if t == GGUF_STRING:
-                return f.read(take("<Q")).decode()
-            if t == GGUF_ARRAY:
-                et, n = take("<I"), take("<Q")
-                for _ in range(n):
-                    value(et)
-                return None
-            return take(GGUF_SCALARS[t])
-
-        if f.read(4) != b"GGUF":
-            raise ValueError("%s: not a GGUF file" % path)
-        take("<I")
-        take("<Q")
-        kvs = {}
-        for _ in range(take("<Q")):
-            key = value(GGUF_STRING)
-            kvs[key] = value(take("<I"))
-        return kvs
-
-
-def head_width(path):
-    """The width of an attention head: key_length, else n_embd / n_head;
-    None for a model without attention (mamba: no K/V cache to rotate)."""
-    kv = gguf_metadata(path)
-    a = kv["general.architecture"]
-    if a + ".attention.key_length" in kv:
-        return kv[a + ".attention.key_length"]
-    if not kv.get(a + ".attention.head_count"):
-        return None
-    return kv[a + ".embedding_length"] // kv[a + ".attention.head_count"]
-
-
-def exact_compute(f, tk, tv):
-    """Whether the planner's compute for f with K and V types tk, tv is exact."""
-    if os.path.basename(f) not in EXACT_COMPUTE:
-        return False
-    width = head_width(f)
-    return (tk in UNQUANTIZED and tv in UNQUANTIZED) or width is None or width % 64 != 0
+def exact_compute(f):
+    """Whether the planner's compute for f is exact: its graph is modelled,
+    with a quantized cache's Hadamard rotations (llama_kv_cache's attn_rot_k
+    and attn_rot_v, src/llama-kv-cache.cpp) as well."""
+    return os.path.basename(f) in EXACT_COMPUTE
 
 
 def mib(x):
@@ -159,7 +103,7 @@ def record(f, ctx, seqs, fa, tk, tv, cpu, *rest):
     print("----")
     print("%s %s %s" % (mapped_mib, repack_mib, output))
     print()
-    if exact_compute(f, tk, tv):
+    if exact_compute(f):
         # The planner models this graph (ext/plan/llama_graph.c): its
         # compute buffer must read as llama.cpp's, to the hundredth.
         print("query T nosort")

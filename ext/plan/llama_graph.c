@@ -29,11 +29,14 @@
 ** count: 2^48; a cache's values: 2^24 x 2^30 cells x 256 streams). */
 #define LG_MAX_DIM   ((uint64_t)1 << 24) /* widths, heads, tokens, vocabulary */
 #define LG_MAX_CELLS ((uint64_t)1 << 30) /* KV cells per stream */
+#define LG_ROT_MIN   64                  /* the smallest rotation (llama_kv_cache's nrot) */
 
-/* A KV cache's inputs: where this batch's K and V rows go, and the mask. */
+/* A KV cache's inputs: where this batch's K and V rows go, the mask, and
+** the Hadamard rotations of a quantized K or V (-1: none). */
 typedef struct lg_kv {
   int64_t cells;
   int k_idxs, v_idxs, mask;
+  int k_rot, v_rot;
 } lg_kv;
 
 /* The graph being built and what every layer shares. */
@@ -82,22 +85,42 @@ static int lg_reshape_3d(lg_ctx *c, int a, int64_t ne0, int64_t ne1, int64_t ne2
   return wt_gm_reshape_4d(&c->g, a, ne0, ne1, ne2, 1);
 }
 
+/* Whether a cache of ggml type t with heads `head` wide is rotated
+** (llama_kv_cache's attn_rot_k / attn_rot_v: a quantized type, heads a
+** multiple of 64 wide, the same in every layer, as they are here). */
+static int lg_rotated(int t, uint64_t head) {
+  const ggml_type_info *ti = ggml_type_get(t);
+  return ti != NULL && ti->block_size > 1 && head > 0 && head % LG_ROT_MIN == 0;
+}
+
 /* The inputs every layer reads: positions, where K and V rows go, the
-** mask, and which tokens are outputs (build_inp_pos, build_attn_inp_kv,
-** build_inp_out_ids). */
+** mask, the rotations, and which tokens are outputs (build_inp_pos,
+** build_attn_inp_kv(_iswa), llama_kv_cache::build_input_k_rot and
+** build_input_v_rot, build_inp_out_ids).  K's rotation is the widest power
+** of two that divides the heads; V's is 64 wide. */
 static void lg_inputs(lg_ctx *c) {
   wt_graph *g = &c->g;
-  int64_t nv = c->v_trans ? c->n_tokens * c->v_gqa : c->n_tokens;
-  int i;
+  int64_t nv = c->v_trans ? c->n_tokens * c->v_gqa : c->n_tokens, nrot = LG_ROT_MIN;
+  int i, n_caches = c->p->swa ? 2 : 1;
   c->pos = wt_gm_new(g, WT_GM_I32, c->n_tokens, 1, 1, 1, WT_GM_INPUT);
   c->kv[0].cells = (int64_t)c->p->cells;
   c->kv[1].cells = (int64_t)c->p->swa_cells;
-  for (i = 0; i < (c->p->swa ? 2 : 1); i++) {
+  for (i = 0; i < n_caches; i++) {
     lg_kv *kv = &c->kv[i];
     kv->k_idxs = wt_gm_new(g, WT_GM_I64, c->n_tokens, 1, 1, 1, WT_GM_INPUT);
     kv->v_idxs = wt_gm_new(g, WT_GM_I64, nv, 1, 1, 1, WT_GM_INPUT);
     kv->mask = wt_gm_new(g, c->p->flash_attn ? WT_GM_F16 : WT_GM_F32, kv->cells,
                          c->n_tokens / c->n_stream, 1, c->n_stream, WT_GM_INPUT);
+  }
+  while ((uint64_t)nrot < c->p->head_k && c->p->head_k % (uint64_t)(2 * nrot) == 0)
+    nrot *= 2;
+  for (i = 0; i < n_caches; i++) {
+    lg_kv *kv = &c->kv[i];
+    kv->k_rot = kv->v_rot = -1;
+    if (lg_rotated(c->p->type_k, c->p->head_k) && !(c->p->features & WT_LG_MLA))
+      kv->k_rot = wt_gm_new(g, WT_GM_F32, nrot, nrot, 1, 1, WT_GM_INPUT);
+    if (lg_rotated(c->p->type_v, c->p->head_v) && !(c->p->features & WT_LG_MLA))
+      kv->v_rot = wt_gm_new(g, WT_GM_F32, LG_ROT_MIN, LG_ROT_MIN, 1, 1, WT_GM_INPUT);
   }
   c->out_ids = wt_gm_new(g, WT_GM_I32, c->n_outputs, 1, 1, 1, WT_GM_INPUT);
   c->s_copy = wt_gm_new(g, WT_GM_I32, c->n_stream, 1, 1, 1, WT_GM_INPUT);
@@ -115,6 +138,37 @@ static int lg_embeddings(lg_ctx *c) {
   cur = c->p->features & WT_LG_EMBD_SCALE ? wt_gm_scale(g, rows) : rows;
   wt_gm_expand(g, cur);
   return cur;
+}
+
+/* ggml_is_contiguous of tensor a. */
+static int lg_contiguous(const wt_graph *g, int a) {
+  const wt_gm_tensor *t = &g->t[a];
+  uint64_t next = lg_row(t->type, t->ne[0]);
+  int i;
+  for (i = 1; i < 4; i++) {
+    if (t->ne[i] != 1 && t->nb[i] != next)
+      return 0;
+    if (t->ne[i] != 1)
+      next *= (uint64_t)t->ne[i];
+  }
+  return 1;
+}
+
+/* llama_mul_mat_hadamard (src/llama-impl.h): cur's values rotated by rot,
+** rot's width at a time; the result has cur's shape. */
+static int lg_hadamard(lg_ctx *c, int cur, int rot) {
+  wt_graph *g = &c->g;
+  int64_t ne[4], n, rows;
+  int res;
+  if (g->failed)
+    return -1;
+  memcpy(ne, g->t[cur].ne, sizeof(ne));
+  n = g->t[rot].ne[0];
+  rows = ne[0] * ne[1] * ne[2] * ne[3] / n;
+  res =
+      lg_contiguous(g, cur) ? lg_reshape_2d(c, cur, n, rows) : wt_gm_cont_4d(g, cur, n, rows, 1, 1);
+  res = wt_gm_mul_mat(g, rot, res);
+  return wt_gm_reshape_4d(g, res, ne[0], ne[1], ne[2], ne[3]);
 }
 
 /* cpy_k / cpy_v: store this layer's K or V rows into the cache. */
@@ -292,6 +346,12 @@ static int lg_attention(lg_ctx *c, uint64_t il, int cur) {
   }
   if (p->features & WT_LG_Q_SCALE)
     q = wt_gm_scale(g, q);
+  if (kv->k_rot >= 0) { /* build_attn: a quantized cache's rotations */
+    q = lg_hadamard(c, q, kv->k_rot);
+    k = lg_hadamard(c, k, kv->k_rot);
+  }
+  if (kv->v_rot >= 0)
+    v = lg_hadamard(c, v, kv->v_rot);
   /* build_attn expands q, v, k; its sliding-window variant q, k, v */
   wt_gm_expand(g, q);
   wt_gm_expand(g, iswa ? k : v);
@@ -310,6 +370,8 @@ static int lg_attention(lg_ctx *c, uint64_t il, int cur) {
     v = wt_gm_view_4d(g, vc, hv, nkv, cells, c->n_stream, lg_row(p->type_v, hv),
                       lg_row(p->type_v, hv * nkv), lg_row(p->type_v, hv * nkv * cells));
   cur = lg_mha(c, kv->mask, q, k, v, -1);
+  if (kv->v_rot >= 0)
+    cur = lg_hadamard(c, cur, kv->v_rot);
   return lg_linear(c, hv * nh, n_embd, cur, b & WT_LG_BO);
 }
 
@@ -640,10 +702,7 @@ int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes) {
   uint64_t pp = 0, tg = 0, n_tokens, il;
   int rc;
   *bytes = 0;
-  /* llama.cpp rotates a quantized cache whose heads are a multiple of 64
-  ** wide (llama_kv_cache: attn_rot_k / attn_rot_v): more nodes than here. */
-  if (tk == NULL || tv == NULL || (tk->block_size > 1 && p->head_k % 64 == 0) ||
-      (tv->block_size > 1 && p->head_v % 64 == 0) || p->n_seq == 0 || p->n_tokens == 0)
+  if (tk == NULL || tv == NULL || p->n_seq == 0 || p->n_tokens == 0)
     return 1;
   if (p->features & WT_LG_MAMBA) {
     if (p->d_conv < 2 || p->d_inner == 0 || p->d_state == 0 || p->dt_rank == 0 ||

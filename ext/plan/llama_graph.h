@@ -89,9 +89,10 @@ typedef struct wt_lg_params {
 } wt_lg_params;
 
 /* 0 with *bytes set; 1 when the graph is not one this file models (a
-** quantized cache llama.cpp rotates, a layer without KV heads, more experts
-** than llama.cpp takes) or a tensor of it would pass 2^60 bytes; -1 out of
-** memory. */
+** layer without KV heads outside deci, more experts than llama.cpp takes,
+** dimensions past any model's) or a tensor of it would pass 2^60 bytes;
+** -1 out of memory.  A quantized cache with heads a multiple of 64 wide is
+** rotated as llama.cpp rotates it. */
 int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes);
 
 #endif

@@ -30,8 +30,8 @@
 **             MoE, mistral3, qwen2, qwen2moe, qwen3, qwen3moe, granite,
 **             gemma, gemma2, gemma3, phi3, cohere2, deci, deepseek2,
 **             mamba; a split GGUF given its other parts), whose graph
-**             llama_graph.c builds; otherwise (the others, a rotated
-**             quantized cache, ...) unknown (NULL), with a size it cannot be below
+**             llama_graph.c builds; otherwise (the other architectures,
+**             ...) unknown (NULL), with a size it cannot be below
 **             (at_least, see mp_compute)
 **
 ** Sliding windows: gemma2 (every other layer, 4096 unless the file says),
