@@ -172,33 +172,27 @@ static void lt_masks(const wt_model *m, uint64_t n_layer, uint64_t *mask) {
 ** or zero; -1 on an error.  An array or a string counts as there. */
 static int mp_nonzero(mp_ctx *x, const char *key) {
   const wt_meta *kv = mp_find(x, key, 0);
-  gguf_cursor c;
   gguf_scalar v;
   if (kv == NULL)
     return 0;
   if (kv->type == GGUF_TYPE_ARRAY || kv->type == GGUF_TYPE_STRING)
     return 1;
-  gguf_cursor_init(&c, x->m, x->data, kv);
-  if (gguf_read_scalar(&c, kv->type, &v) != 0)
-    return wt_fail(x->err, "key '%.*s.%s' runs past the end of the header", (int)x->arch.n,
-                   x->arch.p, key);
+  if (mp_scalar(x, kv, &v) != 0)
+    return -1;
   return v.i != 0 || v.u != 0 || v.r != 0.0;
 }
 
 /* "{arch}.key" as a float (absent: dflt); -1 on an error. */
 static int mp_float(mp_ctx *x, const char *key, double dflt, double *v) {
   const wt_meta *kv = mp_find(x, key, 0);
-  gguf_cursor c;
   gguf_scalar sc;
   *v = dflt;
   if (kv == NULL)
     return 0;
   if (kv->type == GGUF_TYPE_ARRAY || kv->type == GGUF_TYPE_STRING)
     return wt_fail(x->err, "key '%.*s.%s' is not a number", (int)x->arch.n, x->arch.p, key);
-  gguf_cursor_init(&c, x->m, x->data, kv);
-  if (gguf_read_scalar(&c, kv->type, &sc) != 0)
-    return wt_fail(x->err, "key '%.*s.%s' runs past the end of the header", (int)x->arch.n,
-                   x->arch.p, key);
+  if (mp_scalar(x, kv, &sc) != 0)
+    return -1;
   *v = kv->type == GGUF_TYPE_FLOAT32 || kv->type == GGUF_TYPE_FLOAT64 ? sc.r
        : sc.kind == GGUF_SCALAR_BIGUINT                               ? (double)sc.u
                                                                       : (double)sc.i;
@@ -336,16 +330,14 @@ static int mp_llama_features(mp_ctx *x, const mp_attn_shape *a, unsigned *featur
 ** (s->parts), else 0; -1 on an error. */
 static int mp_all_parts(mp_ctx *x, const wt_mem_settings *s) {
   const wt_meta *kv = mp_find(x, "split.count", 1);
-  gguf_cursor c;
   gguf_scalar v;
   uint64_t n;
   if (kv == NULL)
     return 1;
   if (kv->type == GGUF_TYPE_ARRAY || kv->type == GGUF_TYPE_STRING)
     return 0;
-  gguf_cursor_init(&c, x->m, x->data, kv);
-  if (gguf_read_scalar(&c, kv->type, &v) != 0)
-    return wt_fail(x->err, "key 'split.count' runs past the end of the header");
+  if (mp_scalar(x, kv, &v) != 0)
+    return -1;
   n = v.kind == GGUF_SCALAR_BIGUINT ? v.u : v.i < 0 ? 0 : (uint64_t)v.i;
   return n == 1 + (s->parts != NULL ? s->n_parts : 0);
 }

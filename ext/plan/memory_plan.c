@@ -134,6 +134,15 @@ const wt_meta *mp_find(mp_ctx *x, const char *suffix, int global) {
   return NULL;
 }
 
+/* The value of scalar entry kv (not an array or a string) into *v. */
+int mp_scalar(mp_ctx *x, const wt_meta *kv, gguf_scalar *v) {
+  gguf_cursor c;
+  gguf_cursor_init(&c, x->m, x->data, kv);
+  if (gguf_read_scalar(&c, kv->type, v) != 0)
+    return wt_fail(x->err, "key '%.*s' runs past the end of the header", (int)kv->key.n, kv->key.p);
+  return 0;
+}
+
 /* Read one unsigned integer of type t at cursor c into *v. */
 static int mp_read_uint(mp_ctx *x, gguf_cursor *c, uint32_t t, const char *key, uint64_t *v) {
   gguf_scalar s;

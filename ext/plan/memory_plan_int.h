@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "base/model.h"
+#include "formats/gguf_value.h"
 #include "memory_plan.h"
 
 /* The planner's working state. */
@@ -44,10 +45,12 @@ typedef struct mp_attn_shape {
 } mp_attn_shape;
 
 /* memory_plan.c: the metadata entry "{arch}.suffix" (or exactly suffix
-** when global), or NULL; "{arch}.key" as an unsigned integer (absent: dflt,
-** or an error when required); the same per layer (a scalar or an array of
+** when global), or NULL; the scalar value of an entry that is not an array
+** or a string; "{arch}.key" as an unsigned integer (absent: dflt, or an
+** error when required); the same per layer (a scalar or an array of
 ** n_layer); the vocabulary size. */
 const wt_meta *mp_find(mp_ctx *x, const char *suffix, int global);
+int mp_scalar(mp_ctx *x, const wt_meta *kv, gguf_scalar *v);
 int mp_uint(mp_ctx *x, const char *key, int required, uint64_t dflt, uint64_t *v, int *found);
 int mp_per_layer(mp_ctx *x, const char *key, const uint64_t *dflt, uint64_t *out);
 int mp_vocab(mp_ctx *x, uint64_t *n_vocab);
