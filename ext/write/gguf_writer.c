@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/repeat.h"
 #include "formats/ggml_type.h"
 #include "write_buf.h"
 
@@ -213,49 +214,21 @@ int gw_put_number(wt_buf *out, uint32_t type, int is_real, int64_t i, double r) 
 
 /* ---- The header ------------------------------------------------------- */
 
-/* A name and where it came from, for finding duplicates. */
-typedef struct gw_name {
-  wt_str s;
-  size_t idx;
-} gw_name;
-
-static int gw_name_cmp(const void *a, const void *b) {
-  const gw_name *x = a, *y = b;
-  size_t n = x->s.n < y->s.n ? x->s.n : y->s.n;
-  int c = n ? memcmp(x->s.p, y->s.p, n) : 0;
-  if (c != 0)
-    return c;
-  if (x->s.n != y->s.n)
-    return x->s.n < y->s.n ? -1 : 1;
-  return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
 /* 0 when the n entries of stride bytes at base, each starting with its
 ** name (a gw_kv's key, a gw_tensor's name), have different names, else -1
-** with err naming the repeated name that comes first in the list as what. */
+** with err naming the first repeat as what. */
 static int gw_unique(const void *base, size_t n, size_t stride, const char *what, wt_error *err) {
   char q[WT_QUOTE_SIZE];
-  gw_name *names;
-  size_t i, dup = 0;
-  if (n < 2)
-    return 0;
-  names = malloc(n * sizeof(*names));
-  if (names == NULL)
+  size_t dup, first;
+  const wt_str *s;
+  int found = wt_first_repeat(base, n, stride, 0, &dup, &first);
+  if (found < 0)
     return wt_fail(err, "out of memory");
-  for (i = 0; i < n; i++)
-    names[i] = (gw_name){*(const wt_str *)((const char *)base + i * stride), i};
-  qsort(names, n, sizeof(*names), gw_name_cmp);
-  for (i = 1; i < n; i++)
-    if (names[i].s.n == names[i - 1].s.n &&
-        (names[i].s.n == 0 || memcmp(names[i].s.p, names[i - 1].s.p, names[i].s.n) == 0) &&
-        (dup == 0 || names[i].idx < names[dup].idx))
-      dup = i;
-  if (dup > 0)
-    wt_fail(err, "%s %s appears twice (#%zu and #%zu)", what,
-            wt_quote(q, sizeof(q), names[dup].s.p, names[dup].s.n), names[dup - 1].idx,
-            names[dup].idx);
-  free(names);
-  return dup > 0 ? -1 : 0;
+  if (found == 0)
+    return 0;
+  s = (const wt_str *)((const char *)base + dup * stride);
+  return wt_fail(err, "%s %s appears twice (#%zu and #%zu)", what,
+                 wt_quote(q, sizeof(q), s->p, s->n), first, dup);
 }
 
 /* Check the keys and values; set *alignment from general.alignment. */

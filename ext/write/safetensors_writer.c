@@ -5,9 +5,11 @@
 */
 #include "safetensors_writer.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/repeat.h"
 #include "base/utf8.h"
 #include "formats/dtype.h"
 #include "formats/safetensors_parser.h"
@@ -24,10 +26,6 @@ static int sw_str_cmp(wt_str a, wt_str b) {
   if (c != 0)
     return c;
   return a.n < b.n ? -1 : a.n > b.n;
-}
-
-static int sw_str_cmp_p(const void *a, const void *b) {
-  return sw_str_cmp(*(const wt_str *)a, *(const wt_str *)b);
 }
 
 static int sw_crate_cmp(const void *a, const void *b) {
@@ -131,37 +129,28 @@ static int sw_check(const sw_meta *meta, size_t n_meta, sw_tensor *t, size_t n_t
   return 0;
 }
 
-/* 0 when the n names (sorted in place) are all different, else -1 with
-** err naming one that appears twice as what. */
-static int sw_unique(wt_str *names, size_t n, const char *what, wt_error *err) {
+/* 0 when the n entries of stride bytes at base have different names (a
+** wt_str off bytes in), else -1 with err naming the first repeat as what. */
+static int sw_unique(const void *base, size_t n, size_t stride, size_t off, const char *what,
+                     wt_error *err) {
   char q[WT_QUOTE_SIZE];
-  size_t i;
-  if (n > 1)
-    qsort(names, n, sizeof(*names), sw_str_cmp_p);
-  for (i = 1; i < n; i++)
-    if (sw_str_cmp(names[i - 1], names[i]) == 0)
-      return wt_fail(err, "%s %s appears twice", what,
-                     wt_quote(q, sizeof(q), names[i].p, names[i].n));
-  return 0;
+  size_t dup, first;
+  const wt_str *s;
+  int found = wt_first_repeat(base, n, stride, off, &dup, &first);
+  if (found < 0)
+    return wt_fail(err, "out of memory");
+  if (found == 0)
+    return 0;
+  s = (const wt_str *)((const char *)base + dup * stride + off);
+  return wt_fail(err, "%s %s appears twice", what, wt_quote(q, sizeof(q), s->p, s->n));
 }
 
 /* No metadata key and no tensor name given twice. */
 static int sw_check_unique(const sw_meta *meta, size_t n_meta, const sw_tensor *t, size_t n_t,
                            wt_error *err) {
-  size_t i, n = n_meta > n_t ? n_meta : n_t;
-  wt_str *names = malloc((n ? n : 1) * sizeof(*names));
-  int rc;
-  if (names == NULL)
-    return wt_fail(err, "out of memory");
-  for (i = 0; i < n_meta; i++)
-    names[i] = meta[i].key;
-  rc = sw_unique(names, n_meta, "metadata key", err);
-  for (i = 0; i < n_t; i++)
-    names[i] = t[i].name;
-  if (rc == 0)
-    rc = sw_unique(names, n_t, "tensor name", err);
-  free(names);
-  return rc;
+  if (sw_unique(meta, n_meta, sizeof(*meta), offsetof(sw_meta, key), "metadata key", err) != 0)
+    return -1;
+  return sw_unique(t, n_t, sizeof(*t), offsetof(sw_tensor, name), "tensor name", err);
 }
 
 /* Append the shape and offsets of t. */
