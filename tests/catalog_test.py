@@ -25,21 +25,10 @@ import sys
 import tempfile
 import threading
 
+import checks
+from checks import ok
+
 MODULE = sys.argv[1] if len(sys.argv) > 1 else "build/weights.so"
-
-passed = 0
-failed = 0
-
-
-def ok(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAILED: %s%s" % (what, (": " + repr(detail)) if detail != "" else ""))
-    return cond
-
 
 def connect():
     db = sqlite3.connect(":memory:")
@@ -166,8 +155,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         fifo_checks(tmp)
         utf8_checks(tmp)
-    print("catalog: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    print(checks.summary("catalog"))
+    return checks.status()
 
 
 if __name__ == "__main__":

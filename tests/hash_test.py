@@ -30,23 +30,12 @@ import tempfile
 import threading
 import time
 
+import checks
+from checks import ok
+
 MODULE = sys.argv[1] if len(sys.argv) > 1 else "build/weights.so"
 HUB = "build/testdata/hf/hub"
 CHUNK = 1 << 20
-
-passed = 0
-failed = 0
-
-
-def ok(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAILED: %s%s" % (what, (": " + detail) if detail else ""))
-    return cond
-
 
 def sha256sum(path):
     out = subprocess.run(["sha256sum", "--", path], check=True, capture_output=True, text=True).stdout
@@ -185,8 +174,8 @@ def main():
     conn.execute("CREATE TEMP VIEW tv AS SELECT file_sha256('Makefile') AS h")
     ok(conn.execute("SELECT h FROM tv").fetchone()[0] == sha256sum("Makefile"), "a TEMP view can")
     conn.close()
-    print("hash: %d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 and passed > 0 else 1
+    print(checks.summary("hash"))
+    return checks.status(need_passed=True)
 
 
 if __name__ == "__main__":

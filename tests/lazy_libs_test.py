@@ -25,6 +25,9 @@ import os
 import subprocess
 import sys
 
+import checks
+from checks import ok
+
 MODULE = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/weights.so")
 DEMO = os.path.abspath("build/demo/tiny-llama.gguf")
 
@@ -51,20 +54,6 @@ for q, args in queries:
 out["after"] = mapped()
 print(json.dumps(out))
 """
-
-passed = 0
-failed = 0
-
-
-def ok(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAILED: %s%s" % (what, (": " + str(detail)[:400]) if detail else ""))
-    return cond
-
 
 def run(queries, env=None):
     e = dict(os.environ)
@@ -125,8 +114,8 @@ def main():
            "a remote path without libcurl: names the library and the package", msg)
         ok(r["results"][1] == ["ok", [[21]]], "without libcurl a local listing still works",
            r["results"])
-    print("lazy_libs: %d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    print(checks.summary("lazy_libs"))
+    sys.exit(checks.status())
 
 
 if __name__ == "__main__":

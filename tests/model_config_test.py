@@ -25,22 +25,11 @@ import sqlite3
 import sys
 import tempfile
 
+import checks
+from checks import ok
+
 MODULE = sys.argv[1] if len(sys.argv) > 1 else "build/weights.so"
 DEMO = "build/demo/tiny-llama.safetensors"
-
-passed = 0
-failed = 0
-
-
-def ok(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAILED: %s%s" % (what, (": " + detail) if detail else ""))
-    return cond
-
 
 def json_type(v):
     if isinstance(v, dict):
@@ -137,8 +126,8 @@ def main():
             ok(got == want, "gguf_name under " + arch, "%r vs %r" % (got, want))
     finally:
         shutil.rmtree(tmp)
-    print("model_config: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    print(checks.summary("model_config"))
+    return checks.status()
 
 
 sys.exit(main())

@@ -39,26 +39,15 @@ import tarfile
 import tempfile
 import zipfile
 
+import checks
+from checks import ok
+
 DEMO_ST = "build/demo/tiny-llama.safetensors"
 DEMO_GGUF = "build/demo/tiny-llama.gguf"
 MISSING = "build/demo/no-such-file.safetensors"
 
 DONE_WHEN = ("import sqlite3, sqlite_weights; c=sqlite3.connect(':memory:'); sqlite_weights.load(c); "
              "print(c.execute('select weights_version()').fetchone())")
-
-passed = failed = 0
-
-
-def ok(cond, what, detail=""):
-    """Count one check; print it when it failed."""
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAILED: %s%s" % (what, (": " + str(detail)) if detail != "" else ""))
-    return cond
-
 
 def safetensors_header(path):
     """The file's tensors as {name: (dtype, shape text, begin, end)} and the
@@ -154,7 +143,7 @@ def inside(mode, version):
         ok(list(conn.execute("SELECT weights_version()")) == [(version,)], "apsw: weights_version()")
         check_queries(lambda q, a: list(conn.execute(q, a)), lambda q, a: list(conn.execute(q, a))[0][0], "apsw")
         conn.close()
-    print("inside: %d passed, %d failed" % (passed, failed))
+    print(checks.summary("inside"))
 
 
 def run(argv, what, env):
@@ -168,14 +157,12 @@ def run(argv, what, env):
 
 def run_inside(python, mode, version, env):
     """Run the --inside checks with a venv's python and add up its counts."""
-    global passed, failed
     p = subprocess.run([python, __file__, "--inside", mode, version], capture_output=True, text=True, env=env)
     out = p.stdout + p.stderr
     m = re.search(r"^inside: (\d+) passed, (\d+) failed$", p.stdout, re.M)
     print("\n".join(l for l in out.splitlines() if l.startswith("FAILED")) or "%s: %s" % (mode, m and m.group(0)))
     if m:
-        passed += int(m.group(1))
-        failed += int(m.group(2))
+        checks.add(int(m.group(1)), int(m.group(2)))
     if not m or (p.returncode != 0 and m.group(2) == "0"):
         ok(False, "%s checks in %s" % (mode, python), "exit status %d\n%s" % (p.returncode, out[-3000:]))
 
@@ -294,12 +281,12 @@ def main():
             ok(not missing, "the sdist holds the Makefile and every source", missing)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("python-pkg: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    print(checks.summary("python-pkg"))
+    return checks.status()
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--inside":
         inside(sys.argv[2], sys.argv[3])
-        sys.exit(1 if failed else 0)
+        sys.exit(checks.status())
     sys.exit(main())

@@ -30,31 +30,14 @@ import sqlite3
 import subprocess
 import sys
 
+import checks
+from checks import ok, skip
+
 MODULE = sys.argv[1] if len(sys.argv) > 1 else "build/weights.so"
 DEMO_ST = "build/demo/tiny-llama.safetensors"
 DEMO_GGUF = "build/demo/tiny-llama.gguf"
 FIXTURES = os.environ.get("FIXTURES") or "../shared/fixtures"
-
-passed = 0
-failed = 0
-skipped = 0
-skipped_fixtures = 0  # of skipped: because FIXTURES is absent
-
-
-def ok(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAILED: %s%s" % (what, (": " + detail) if detail else ""))
-    return cond
-
-
-def skip(what, reason):
-    global skipped
-    skipped += 1
-    print("skipped: %s (%s)" % (what, reason))
+skipped_fixtures = 0  # of the skipped checks: because FIXTURES is absent
 
 
 def makefile_version():
@@ -844,8 +827,8 @@ def main():
         changing_files(MODULE)
         calls_per_row_changes(MODULE)
         folder_parsed_once(MODULE)
-        print("python: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
-        return 0 if failed == 0 and passed > 0 else 1
+        print(checks.summary("python", with_skipped=True))
+        return checks.status(need_passed=True)
 
     version = makefile_version()
     ok(version is not None, "Makefile has a VERSION := line")
@@ -863,7 +846,7 @@ def main():
         ok(v == version, "load_extension(%r): weights_version() is the Makefile's VERSION" % load_as,
            "%r != %r" % (v, version))
     if not conns:
-        print("python: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+        print(checks.summary("python", with_skipped=True))
         return 1
     conn = conns[0]
 
@@ -946,9 +929,9 @@ def main():
 
     for c in conns:
         c.close()
-    print("python: %d passed, %d failed, %d skipped (%d because %s is absent)"
-          % (passed, failed, skipped, skipped_fixtures, FIXTURES))
-    return 0 if failed == 0 and passed > 0 else 1
+    print("%s (%d because %s is absent)"
+          % (checks.summary("python", with_skipped=True), skipped_fixtures, FIXTURES))
+    return checks.status(need_passed=True)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,9 @@ import sys
 import time
 import urllib.request
 
+import checks
+from checks import ok
+
 MODULE = sys.argv[1] if len(sys.argv) > 1 else "build/weights.so"
 ROOT = "build"
 # The demo's model files (build/demo holds HTML reports too: a local folder
@@ -46,18 +49,6 @@ ROOT = "build"
 # comparisons; copied there by main().
 DEMO = "remote/demo"
 HF_DEMO = "hf://org/repo/%s/" % DEMO
-passed = failed = 0
-
-
-def ok(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAILED: %s%s" % (what, (": " + str(detail)[:400]) if detail else ""))
-    return cond
-
 
 def connect():
     conn = sqlite3.connect(":memory:")
@@ -636,8 +627,8 @@ def main():
         ok(size <= 1 << 20, "disk cache: bounded by SQLITE_WEIGHTS_CACHE_MB", size)
     finally:
         srv.stop()
-    print("remote: %d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    print(checks.summary("remote"))
+    sys.exit(checks.status())
 
 
 if __name__ == "__main__":

@@ -31,19 +31,12 @@ import sys
 import tempfile
 from html.parser import HTMLParser
 
-passed = failed = skipped = 0
+import checks
+from checks import ok
+
 DEMO_GG = "build/demo/tiny-llama.gguf"
 DEMO_ST = "build/demo/tiny-llama.safetensors"
 KINDS = ["q", "k", "v", "o", "gate", "up", "down", "norms"]
-
-
-def ok(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAILED: %s %s" % (what, detail))
 
 
 def close(a, b, rel=1e-9, abs_=1e-12):
@@ -500,8 +493,8 @@ def main():
     check_demo_diff(conn, chrome, outdir)
     check_finetune_diff(conn, chrome, outdir)
     check_hostile(conn, chrome, outdir)
-    print("report: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
-    return 0 if failed == 0 and passed > 0 else 1
+    print(checks.summary("report", with_skipped=True))
+    return checks.status(need_passed=True)
 
 
 if __name__ == "__main__":

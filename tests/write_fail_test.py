@@ -35,20 +35,11 @@ import tempfile
 import threading
 import time
 
+import checks
+from checks import ok as check
+
 MODULE = os.path.abspath(sys.argv[1])
 DEMO = os.path.abspath("build/demo")
-passed = failed = skipped = 0
-
-
-def check(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: %s %s" % (what, detail))
-
-
 def connect():
     db = sqlite3.connect(":memory:", check_same_thread=False)
     db.enable_load_extension(True)
@@ -88,7 +79,6 @@ def test_fsize(work):
 
 # ---- 2. a full disk ----
 def test_disk_full(work):
-    global skipped
     mnt = os.path.join(work, "full")
     os.mkdir(mnt)
     target = os.path.join(mnt, "out.gguf")
@@ -115,8 +105,7 @@ def test_disk_full(work):
                            % (mnt, DEMO)))
     r = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True)
     if r.returncode == 77 or "unshare" in r.stderr:
-        print("write_fail: no user and mount namespace for a small tmpfs: disk full skipped")
-        skipped += 1
+        checks.skip("write_fail: a full disk", "no user and mount namespace for a small tmpfs")
         return
     err = open(os.path.join(work, "full.err")).read()
     check(r.returncode == 0 and "No space left on device" in err,
@@ -389,8 +378,8 @@ def main():
         test_readers(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print("write_fail: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
-    sys.exit(1 if failed else 0)
+    print(checks.summary("write_fail", with_skipped=True))
+    sys.exit(checks.status())
 
 
 main()
