@@ -3,7 +3,7 @@
 
 Each file has the tensor names and shapes llama.cpp's loader expects for its
 architecture (llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3,
-cohere2, deci, phi3, deepseek2, mamba, mistral3, granite), small dimensions, random weights (F16
+cohere2, deci, phi3, deepseek2, mamba, mistral3, granite, granitemoe, exaone), small dimensions, random weights (F16
 matrices, F32 vectors) and a 272-token SPM vocabulary (the 256 byte tokens
 included), so that llama.cpp (the memory oracle, tests/llama_oracle.sh)
 loads them and prints its buffer sizes.  Two wider ones have a real model's
@@ -157,6 +157,18 @@ def ffn(i, n_embd, n_ff):
     ]
 
 
+def experts(i, n_embd, n_exp, n_ff_exp):
+    """Layer i's FFN norm, router and experts (gate, down, up)."""
+    b = "blk.%d." % i
+    return [
+        (b + "ffn_norm.weight", [n_embd], F32),
+        (b + "ffn_gate_inp.weight", [n_embd, n_exp], F32),
+        (b + "ffn_gate_exps.weight", [n_embd, n_ff_exp, n_exp], F16),
+        (b + "ffn_down_exps.weight", [n_ff_exp, n_embd, n_exp], F16),
+        (b + "ffn_up_exps.weight", [n_embd, n_ff_exp, n_exp], F16),
+    ]
+
+
 def ends(n_embd, output=True):
     t = [("token_embd.weight", [n_embd, N_VOCAB], F16), ("output_norm.weight", [n_embd], F32)]
     if output:
@@ -204,15 +216,27 @@ def qwen3moe():
     ]
     t = ends(E)
     for i in range(L):
-        b = "blk.%d." % i
-        t += attn(i, E, H, KV, 32, 32, qk_norm=True)
-        t += [
-            (b + "ffn_norm.weight", [E], F32),
-            (b + "ffn_gate_inp.weight", [E, NE], F32),
-            (b + "ffn_gate_exps.weight", [E, FFE, NE], F16),
-            (b + "ffn_down_exps.weight", [FFE, E, NE], F16),
-            (b + "ffn_up_exps.weight", [E, FFE, NE], F16),
-        ]
+        t += attn(i, E, H, KV, 32, 32, qk_norm=True) + experts(i, E, NE, FFE)
+    return kvs, t
+
+
+def granitemoe():
+    """granite's graph with experts (IBM's granite-3.0 MoE models): the
+    logit, embedding and residual scales of a real one, 4 experts, 2 used."""
+    E, H, KV, NE, FFE, L = 64, 4, 2, 4, 32, 2
+    kvs = header("granitemoe", L, E, FFE, H, KV)  # the experts' width (no expert_ key)
+    kvs += [
+        ("granitemoe.rope.dimension_count", T_U32, 16),
+        ("granitemoe.expert_count", T_U32, NE),
+        ("granitemoe.expert_used_count", T_U32, 2),
+        ("granitemoe.logit_scale", T_F32, 6.0),
+        ("granitemoe.embedding_scale", T_F32, 12.0),
+        ("granitemoe.residual_scale", T_F32, 0.22),
+        ("granitemoe.attention.scale", T_F32, 0.015625),
+    ]
+    t = ends(E)
+    for i in range(L):
+        t += attn(i, E, H, KV, 16, 16) + experts(i, E, NE, FFE)
     return kvs, t
 
 
@@ -253,12 +277,8 @@ def qwen2moe():
     for i in range(L):
         b = "blk.%d." % i
         t += attn(i, E, H, KV, 16, 16, bias=True)
+        t += experts(i, E, NE, FFE)
         t += [
-            (b + "ffn_norm.weight", [E], F32),
-            (b + "ffn_gate_inp.weight", [E, NE], F32),
-            (b + "ffn_gate_exps.weight", [E, FFE, NE], F16),
-            (b + "ffn_down_exps.weight", [FFE, E, NE], F16),
-            (b + "ffn_up_exps.weight", [E, FFE, NE], F16),
             (b + "ffn_gate_inp_shexp.weight", [E], F32),
             (b + "ffn_gate_shexp.weight", [E, FFS], F16),
             (b + "ffn_down_shexp.weight", [FFS, E], F16),
@@ -498,6 +518,11 @@ def main():
     write_gguf(os.path.join(d, "tiny-mistral3.gguf"), kvs + vocab(), t, 300)
     kvs, t = dense("granite")
     write_gguf(os.path.join(d, "tiny-granite.gguf"), kvs + [("granite.logit_scale", T_F32, 1.0)] + vocab(), t, 301)
+    # exaone: llama's tensors and graph under its own name; granite with experts
+    kvs, t = dense("exaone")
+    write_gguf(os.path.join(d, "tiny-exaone.gguf"), kvs + vocab(), t, 304)
+    kvs, t = granitemoe()
+    write_gguf(os.path.join(d, "tiny-granitemoe.gguf"), kvs + vocab(), t, 305)
     # real proportions: llama's logits dominate; qwen2 with q/k/v biases, the
     # output tied to the embeddings and a bias on it (llama.cpp's qwen2
     # loader takes an optional output.bias, src/models/qwen2.cpp)

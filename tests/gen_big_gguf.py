@@ -7,7 +7,8 @@ llama.cpp loads them (every key and tensor it requires, a 'llama' SPM
 vocabulary of the model's size), so its own figures for them can be taken
 with a build of llama.cpp (tests/memory_big.test says which); the planner
 reads only the header.  Written: Llama-3-70B (80 layers), Qwen3-30B-A3B
-(48 layers, 128 experts), Gemma-3-27B (62 layers, sliding window), and two
+(48 layers, 128 experts), granite-3.0-3B-A800M (32 layers, 40 experts),
+Gemma-3-27B (62 layers, sliding window), and two
 deepseek2 models with DeepSeek-V3's (6 layers) and DeepSeek-V2-Lite's (27)
 attention and routing, as Q8_0.
 Each takes a few MB on disk whatever its apparent size.  Standard library
@@ -205,6 +206,14 @@ def main():
     write(os.path.join(d, "deepseek-v2-lite-like.gguf"),
           *deepseek2(27, 1, 2048, 16, 0, 512, 64, 128, 128, 10944, 64, 6, 1408, 102400,
                      {"gating": 1, "groups": None, "scale": 1.0, "norm": False, "probs_bias": False}))
+    # granite-3.0-3b-a800m: granite's graph with 40 experts (8 used), each
+    # feed_forward_length wide, and its scales
+    write(os.path.join(d, "granitemoe-3b-shape.gguf"),
+          *model("granitemoe", 32, 1536, 512, 24, 8, 64, 49155,
+                 extra_kv=[("expert_count", T_U32, 40), ("expert_used_count", T_U32, 8),
+                           ("logit_scale", T_F32, 6.0), ("embedding_scale", T_F32, 12.0),
+                           ("residual_scale", T_F32, 0.22), ("attention.scale", T_F32, 0.015625)],
+                 experts=(40, 512)))
     write(os.path.join(d, "gemma3-27b-shape.gguf"),
           *model("gemma3", 62, 5376, 21504, 32, 16, 128, 262208, qk_norm=True, post_norms=True,
                  extra_kv=[("attention.sliding_window", T_U32, 1024)]))

@@ -201,28 +201,34 @@ static int mp_float(mp_ctx *x, const char *key, double dflt, double *v) {
 
 /* Architectures whose graph llama_graph.c builds: its pieces for a dense
 ** model, and for one with experts (0: not modelled); swa 1 when it runs a
-** sliding-window cache beside the full one when the file has a window. */
+** sliding-window cache beside the full one when the file has a window;
+** experts_n_ff 1 when its experts are feed_forward_length wide (the
+** loader never reads expert_feed_forward_length), else that key's width. */
 static const struct {
   const char *arch;
   unsigned dense, moe;
-  int swa;
+  int swa, experts_n_ff;
 } mp_llama_like[] = {
-    {"llama", 0, WT_LG_MOE | WT_LG_MOE_NORM, 0},
-    {"mistral3", 0, 0, 0},
-    {"qwen2", 0, 0, 0}, /* + the output bias when the file has one */
-    {"qwen3", WT_LG_QK_NORM, 0, 0},
-    {"qwen2moe", 0, WT_LG_MOE | WT_LG_SHARED_EXPERT, 0},
-    {"qwen3moe", 0, WT_LG_QK_NORM | WT_LG_MOE | WT_LG_MOE_NORM, 0},
-    {"granite", WT_LG_LOGIT_SCALE, 0, 0}, /* + embedding and residual scales when set */
-    {"gemma", WT_LG_EMBD_SCALE | WT_LG_Q_SCALE, 0, 0},
+    {"llama", 0, WT_LG_MOE | WT_LG_MOE_NORM, 0, 1},
+    {"mistral3", 0, 0, 0, 0},
+    {"qwen2", 0, 0, 0, 0}, /* + the output bias when the file has one */
+    {"qwen3", WT_LG_QK_NORM, 0, 0, 0},
+    {"qwen2moe", 0, WT_LG_MOE | WT_LG_SHARED_EXPERT, 0, 0},
+    {"qwen3moe", 0, WT_LG_QK_NORM | WT_LG_MOE | WT_LG_MOE_NORM, 0, 0},
+    {"granite", WT_LG_LOGIT_SCALE, 0, 0, 0}, /* + embedding and residual scales when set */
+    /* granite's graph (src/models/granite-moe.cpp: using graph = granite's),
+    ** experts routed by softmax, their weights normalised */
+    {"granitemoe", WT_LG_LOGIT_SCALE, WT_LG_LOGIT_SCALE | WT_LG_MOE | WT_LG_MOE_NORM, 0, 1},
+    {"exaone", 0, 0, 0, 0}, /* llama's dense graph (src/models/exaone.cpp) */
+    {"gemma", WT_LG_EMBD_SCALE | WT_LG_Q_SCALE, 0, 0, 0},
     {"gemma2",
      WT_LG_EMBD_SCALE | WT_LG_Q_SCALE | WT_LG_POST_NORMS | WT_LG_ATTN_SOFTCAP | WT_LG_FINAL_SOFTCAP,
-     0, 1},
-    {"gemma3", WT_LG_EMBD_SCALE | WT_LG_QK_NORM | WT_LG_Q_SCALE | WT_LG_POST_NORMS, 0, 1},
-    {"phi3", WT_LG_Q_SCALE | WT_LG_FFN_SWIGLU | WT_LG_RESIDUAL_FIRST, 0, 0},
-    {"cohere2", WT_LG_PARALLEL, 0, 1}, /* + the logit scale when set */
-    {"deci", WT_LG_DECI, 0, 0},
-    {"deepseek2", 0, WT_LG_MLA | WT_LG_MOE | WT_LG_SHARED_FFN, 0}, /* + routing from its keys */
+     0, 1, 0},
+    {"gemma3", WT_LG_EMBD_SCALE | WT_LG_QK_NORM | WT_LG_Q_SCALE | WT_LG_POST_NORMS, 0, 1, 0},
+    {"phi3", WT_LG_Q_SCALE | WT_LG_FFN_SWIGLU | WT_LG_RESIDUAL_FIRST, 0, 0, 0},
+    {"cohere2", WT_LG_PARALLEL, 0, 1, 0}, /* + the logit scale when set */
+    {"deci", WT_LG_DECI, 0, 0, 0},
+    {"deepseek2", 0, WT_LG_MLA | WT_LG_MOE | WT_LG_SHARED_FFN, 0, 0}, /* + routing from its keys */
 };
 #define MP_N_LLAMA_LIKE (sizeof(mp_llama_like) / sizeof(mp_llama_like[0]))
 
@@ -282,6 +288,15 @@ static int mp_llama_features(mp_ctx *x, const mp_attn_shape *a, unsigned *featur
   *features = p->n_expert ? mp_llama_like[i].moe : mp_llama_like[i].dense;
   if (*features == 0 && p->n_expert)
     return -2;
+  /* shared experts where the graph has none: another graph */
+  if (p->n_expert && !(*features & (WT_LG_SHARED_EXPERT | WT_LG_SHARED_FFN))) {
+    uint64_t shared_ff = 0, shared_n = 0;
+    if (mp_uint(x, "expert_shared_feed_forward_length", 0, 0, &shared_ff, NULL) != 0 ||
+        mp_uint(x, "expert_shared_count", 0, 0, &shared_n, NULL) != 0)
+      return -1;
+    if (shared_ff != 0 || shared_n != 0)
+      return -2;
+  }
   /* expert groups as llama.cpp accepts them (llama_model::load_hparams) */
   if (p->n_groups > 1 && (p->n_group_used == 0 || p->n_group_used >= p->n_groups ||
                           p->n_groups >= p->n_expert || p->n_expert % p->n_groups != 0))
@@ -371,7 +386,8 @@ int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a
   uint64_t *ff = NULL, *ff_exp, *mask, il;
   unsigned *bias, features = 0;
   unsigned char *swa;
-  int rc, entry, probs_b = -1; /* the MoE layers' routing bias: -1 not seen yet, 0, 1 */
+  int rc, entry, n_ff_experts,
+      probs_b = -1; /* the MoE layers' routing bias: -1 not seen yet, 0, 1 */
   size_t i;
   memset(&p, 0, sizeof(p));
   entry = mp_llama_features(x, a, &features, &p);
@@ -390,16 +406,17 @@ int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a
   swa = (unsigned char *)(bias + x->n_layer);
   rc = -1;
   /* the FFN's width per layer; experts are expert_feed_forward_length wide
-  ** (llama's: feed_forward_length), after the dense layers */
-  if (((features & WT_LG_MOE) == 0 || p.n_dense_lead > 0 || entry == 0) &&
+  ** (llama's and granitemoe's: feed_forward_length), after the dense layers */
+  n_ff_experts = mp_llama_like[entry].experts_n_ff;
+  if (((features & WT_LG_MOE) == 0 || p.n_dense_lead > 0 || n_ff_experts) &&
       mp_per_layer(x, "feed_forward_length", NULL, ff) != 0)
     goto done;
-  if ((features & WT_LG_MOE) && entry != 0 &&
+  if ((features & WT_LG_MOE) && !n_ff_experts &&
       mp_per_layer(x, "expert_feed_forward_length", NULL, ff_exp) != 0)
     goto done;
   for (il = 0; il < x->n_layer; il++)
     if ((features & WT_LG_MOE) && il >= p.n_dense_lead)
-      ff[il] = entry == 0 ? ff[il] : ff_exp[il];
+      ff[il] = n_ff_experts ? ff[il] : ff_exp[il];
   if (mp_vocab(x, &p.n_vocab) != 0 ||
       mp_uint(x, "expert_used_count", (features & WT_LG_MOE) != 0, 0, &p.n_expert_used, NULL) !=
           0 ||
