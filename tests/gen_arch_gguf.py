@@ -220,9 +220,10 @@ def qwen3moe():
     return kvs, t
 
 
-def granitemoe():
+def granitemoe(shared=0):
     """granite's graph with experts (IBM's granite-3.0 MoE models): the
-    logit, embedding and residual scales of a real one, 4 experts, 2 used."""
+    logit, embedding and residual scales of a real one, 4 experts, 2 used;
+    with shared > 0, a shared FFN that wide beside them (GraniteMoeShared)."""
     E, H, KV, NE, FFE, L = 64, 4, 2, 4, 32, 2
     kvs = header("granitemoe", L, E, FFE, H, KV)  # the experts' width (no expert_ key)
     kvs += [
@@ -234,9 +235,16 @@ def granitemoe():
         ("granitemoe.residual_scale", T_F32, 0.22),
         ("granitemoe.attention.scale", T_F32, 0.015625),
     ]
+    if shared:
+        kvs.append(("granitemoe.expert_shared_feed_forward_length", T_U32, shared))
     t = ends(E)
     for i in range(L):
         t += attn(i, E, H, KV, 16, 16) + experts(i, E, NE, FFE)
+        if shared:
+            b = "blk.%d." % i
+            t += [(b + "ffn_gate_shexp.weight", [E, shared], F16),
+                  (b + "ffn_up_shexp.weight", [E, shared], F16),
+                  (b + "ffn_down_shexp.weight", [shared, E], F16)]
     return kvs, t
 
 
@@ -523,6 +531,8 @@ def main():
     write_gguf(os.path.join(d, "tiny-exaone.gguf"), kvs + vocab(), t, 304)
     kvs, t = granitemoe()
     write_gguf(os.path.join(d, "tiny-granitemoe.gguf"), kvs + vocab(), t, 305)
+    kvs, t = granitemoe(shared=96)
+    write_gguf(os.path.join(d, "tiny-granitemoe-shared.gguf"), kvs + vocab(), t, 306)
     # real proportions: llama's logits dominate; qwen2 with q/k/v biases, the
     # output tied to the embeddings and a bias on it (llama.cpp's qwen2
     # loader takes an optional output.bias, src/models/qwen2.cpp)

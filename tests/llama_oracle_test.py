@@ -20,7 +20,7 @@ import sys
 # lower bound.
 EXACT_COMPUTE = {"tiny-llama.gguf", "tiny-mistral3.gguf", "tiny-qwen2.gguf", "tiny-qwen3.gguf",
                  "tiny-qwen2moe.gguf", "tiny-qwen3moe.gguf", "tiny-granite.gguf",
-                 "tiny-granitemoe.gguf", "tiny-exaone.gguf",
+                 "tiny-granitemoe.gguf", "tiny-granitemoe-shared.gguf", "tiny-exaone.gguf",
                  "tiny-gemma.gguf", "tiny-gemma2.gguf", "tiny-gemma3.gguf", "tiny-phi3.gguf",
                  "tiny-cohere2.gguf", "tiny-deci.gguf", "tiny-deepseek2.gguf",
                  "tiny-mamba.gguf",

@@ -203,32 +203,36 @@ static int mp_float(mp_ctx *x, const char *key, double dflt, double *v) {
 ** model, and for one with experts (0: not modelled); swa 1 when it runs a
 ** sliding-window cache beside the full one when the file has a window;
 ** experts_n_ff 1 when its experts are feed_forward_length wide (the
-** loader never reads expert_feed_forward_length), else that key's width. */
+** loader never reads expert_feed_forward_length), else that key's width;
+** shared_ffn 1 when expert_shared_feed_forward_length, if not 0, is the
+** width of a plain FFN added to the experts' sum. */
 static const struct {
   const char *arch;
   unsigned dense, moe;
-  int swa, experts_n_ff;
+  int swa, experts_n_ff, shared_ffn;
 } mp_llama_like[] = {
-    {"llama", 0, WT_LG_MOE | WT_LG_MOE_NORM, 0, 1},
-    {"mistral3", 0, 0, 0, 0},
-    {"qwen2", 0, 0, 0, 0}, /* + the output bias when the file has one */
-    {"qwen3", WT_LG_QK_NORM, 0, 0, 0},
-    {"qwen2moe", 0, WT_LG_MOE | WT_LG_SHARED_EXPERT, 0, 0},
-    {"qwen3moe", 0, WT_LG_QK_NORM | WT_LG_MOE | WT_LG_MOE_NORM, 0, 0},
-    {"granite", WT_LG_LOGIT_SCALE, 0, 0, 0}, /* + embedding and residual scales when set */
+    {"llama", 0, WT_LG_MOE | WT_LG_MOE_NORM, 0, 1, 0},
+    {"mistral3", 0, 0, 0, 0, 0},
+    {"qwen2", 0, 0, 0, 0, 0}, /* + the output bias when the file has one */
+    {"qwen3", WT_LG_QK_NORM, 0, 0, 0, 0},
+    {"qwen2moe", 0, WT_LG_MOE | WT_LG_SHARED_EXPERT, 0, 0, 0},
+    {"qwen3moe", 0, WT_LG_QK_NORM | WT_LG_MOE | WT_LG_MOE_NORM, 0, 0, 0},
+    {"granite", WT_LG_LOGIT_SCALE, 0, 0, 0, 0}, /* + embedding and residual scales when set */
     /* granite's graph (src/models/granite-moe.cpp: using graph = granite's),
-    ** experts routed by softmax, their weights normalised */
-    {"granitemoe", WT_LG_LOGIT_SCALE, WT_LG_LOGIT_SCALE | WT_LG_MOE | WT_LG_MOE_NORM, 0, 1},
-    {"exaone", 0, 0, 0, 0}, /* llama's dense graph (src/models/exaone.cpp) */
-    {"gemma", WT_LG_EMBD_SCALE | WT_LG_Q_SCALE, 0, 0, 0},
+    ** experts routed by softmax, their weights normalised; a shared FFN
+    ** (GraniteMoeShared) when expert_shared_feed_forward_length is set */
+    {"granitemoe", WT_LG_LOGIT_SCALE, WT_LG_LOGIT_SCALE | WT_LG_MOE | WT_LG_MOE_NORM, 0, 1, 1},
+    {"exaone", 0, 0, 0, 0, 0}, /* llama's dense graph (src/models/exaone.cpp) */
+    {"gemma", WT_LG_EMBD_SCALE | WT_LG_Q_SCALE, 0, 0, 0, 0},
     {"gemma2",
      WT_LG_EMBD_SCALE | WT_LG_Q_SCALE | WT_LG_POST_NORMS | WT_LG_ATTN_SOFTCAP | WT_LG_FINAL_SOFTCAP,
-     0, 1, 0},
-    {"gemma3", WT_LG_EMBD_SCALE | WT_LG_QK_NORM | WT_LG_Q_SCALE | WT_LG_POST_NORMS, 0, 1, 0},
-    {"phi3", WT_LG_Q_SCALE | WT_LG_FFN_SWIGLU | WT_LG_RESIDUAL_FIRST, 0, 0, 0},
-    {"cohere2", WT_LG_PARALLEL, 0, 1, 0}, /* + the logit scale when set */
-    {"deci", WT_LG_DECI, 0, 0, 0},
-    {"deepseek2", 0, WT_LG_MLA | WT_LG_MOE | WT_LG_SHARED_FFN, 0, 0}, /* + routing from its keys */
+     0, 1, 0, 0},
+    {"gemma3", WT_LG_EMBD_SCALE | WT_LG_QK_NORM | WT_LG_Q_SCALE | WT_LG_POST_NORMS, 0, 1, 0, 0},
+    {"phi3", WT_LG_Q_SCALE | WT_LG_FFN_SWIGLU | WT_LG_RESIDUAL_FIRST, 0, 0, 0, 0},
+    {"cohere2", WT_LG_PARALLEL, 0, 1, 0, 0}, /* + the logit scale when set */
+    {"deci", WT_LG_DECI, 0, 0, 0, 0},
+    {"deepseek2", 0, WT_LG_MLA | WT_LG_MOE | WT_LG_SHARED_FFN, 0, 0,
+     0}, /* + routing from its keys */
 };
 #define MP_N_LLAMA_LIKE (sizeof(mp_llama_like) / sizeof(mp_llama_like[0]))
 
@@ -288,13 +292,16 @@ static int mp_llama_features(mp_ctx *x, const mp_attn_shape *a, unsigned *featur
   *features = p->n_expert ? mp_llama_like[i].moe : mp_llama_like[i].dense;
   if (*features == 0 && p->n_expert)
     return -2;
-  /* shared experts where the graph has none: another graph */
+  /* shared experts: granitemoe's plain FFN; where the graph has none,
+  ** another graph */
   if (p->n_expert && !(*features & (WT_LG_SHARED_EXPERT | WT_LG_SHARED_FFN))) {
-    uint64_t shared_ff = 0, shared_n = 0;
-    if (mp_uint(x, "expert_shared_feed_forward_length", 0, 0, &shared_ff, NULL) != 0 ||
+    uint64_t shared_n = 0;
+    if (mp_uint(x, "expert_shared_feed_forward_length", 0, 0, &p->n_ff_shared, NULL) != 0 ||
         mp_uint(x, "expert_shared_count", 0, 0, &shared_n, NULL) != 0)
       return -1;
-    if (shared_ff != 0 || shared_n != 0)
+    if (p->n_ff_shared != 0 && mp_llama_like[i].shared_ffn && shared_n == 0)
+      *features |= WT_LG_SHARED_FFN;
+    else if (p->n_ff_shared != 0 || shared_n != 0)
       return -2;
   }
   /* expert groups as llama.cpp accepts them (llama_model::load_hparams) */
@@ -420,9 +427,14 @@ int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a
   if (mp_vocab(x, &p.n_vocab) != 0 ||
       mp_uint(x, "expert_used_count", (features & WT_LG_MOE) != 0, 0, &p.n_expert_used, NULL) !=
           0 ||
-      mp_uint(x, "expert_shared_feed_forward_length", (features & WT_LG_SHARED_EXPERT) != 0, 0,
-              &p.n_ff_shared, NULL) != 0)
+      ((features & WT_LG_SHARED_EXPERT) &&
+       mp_uint(x, "expert_shared_feed_forward_length", 1, 0, &p.n_ff_shared, NULL) != 0))
     goto done;
+  /* deepseek2's shared experts: n_expert_shared of an expert's width, as one
+  ** FFN (a product past 64 bits is left to llama_graph.c to refuse) */
+  if ((features & WT_LG_MLA) && p.n_dense_lead < x->n_layer &&
+      wt_mul(ff[p.n_dense_lead], p.n_expert_shared, &p.n_ff_shared) != 0)
+    p.n_ff_shared = UINT64_MAX;
   lt_masks(x->m, x->n_layer, mask);
   for (i = 0; s->parts != NULL && i < s->n_parts; i++)
     lt_masks(s->parts[i], x->n_layer, mask);

@@ -663,7 +663,7 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
       if (p->features & WT_LG_SHARED_EXPERT)
         cur = wt_gm_add(g, moe, lg_shared_expert(&c, cur));
       else if (p->features & WT_LG_SHARED_FFN)
-        cur = wt_gm_add(g, moe, lg_ffn(&c, (int64_t)(p->n_ff[il] * p->n_expert_shared), 0, cur));
+        cur = wt_gm_add(g, moe, lg_ffn(&c, (int64_t)p->n_ff_shared, 0, cur));
       else
         cur = moe;
     } else {
@@ -728,7 +728,8 @@ int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes) {
       return 1;
   if ((p->features & WT_LG_MOE) &&
       (p->n_expert_used == 0 || p->n_expert_used > p->n_expert || p->n_expert > LG_MAX_EXPERTS ||
-       ((p->features & WT_LG_SHARED_EXPERT) && p->n_ff_shared == 0)))
+       ((p->features & (WT_LG_SHARED_EXPERT | WT_LG_SHARED_FFN)) && p->n_ff_shared == 0 &&
+        p->n_dense_lead < p->n_layer)))
     return 1;
   /* graph_reserve rounds the tokens up to a multiple of the sequences */
   n_tokens = (p->n_tokens + p->n_seq - 1) / p->n_seq * p->n_seq;

@@ -59,7 +59,8 @@ enum {
   WT_LG_MOE_SIGMOID = 1 << 18,  /* experts routed by sigmoid, not softmax */
   WT_LG_MOE_PROBS_BIAS = 1 << 19, /* a bias added to the routing scores (exp_probs_b) */
   WT_LG_MOE_SCALE = 1 << 20,      /* the experts' weights scaled */
-  WT_LG_SHARED_FFN = 1 << 21,     /* deepseek2: shared experts, an FFN added to the experts' sum */
+  WT_LG_SHARED_FFN = 1 << 21,     /* deepseek2, granitemoe: shared experts, an FFN n_ff_shared
+                                     wide added to the experts' sum */
   WT_LG_MAMBA = 1 << 22,          /* mamba: selective state-space layers, a recurrent state */
   WT_LG_SSM_NORMS = 1 << 23       /* mamba: dt, B and C RMS-normed (not modelled) */
 };
@@ -71,9 +72,9 @@ typedef struct wt_lg_params {
   const uint64_t *n_head;                        /* [n_layer] */
   const uint64_t *n_head_kv;                     /* [n_layer] */
   const uint64_t *n_ff;                          /* [n_layer]: the FFN's width, or each expert's */
-  uint64_t n_expert, n_expert_used, n_ff_shared; /* WT_LG_MOE, WT_LG_SHARED_EXPERT */
+  uint64_t n_expert, n_expert_used, n_ff_shared; /* WT_LG_MOE; the shared experts' width */
   uint64_t n_dense_lead;           /* WT_LG_MOE: layers before the first with experts */
-  uint64_t n_expert_shared;        /* WT_LG_SHARED_FFN: its width is n_ff x this */
+  uint64_t n_expert_shared;        /* deepseek2: shared experts, n_ff_shared = n_ff x this */
   uint64_t n_groups, n_group_used; /* experts chosen within the best groups (> 1 groups) */
   uint64_t kv_lora, q_lora, n_rot; /* WT_LG_MLA: latent widths (q_lora 0: Q direct), RoPE'd part */
   uint64_t head_k_mla, head_v_mla; /* WT_LG_MLA: a head's Q/K and V widths decompressed */
