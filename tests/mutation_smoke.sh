@@ -111,5 +111,8 @@ mutant mapped_scan 'a.p = f->map + off;' 'a.p = f->map + off + 1;'
 # it forgets that views keep their source alive
 mutant no_inplace 'if (gm_can_inplace(t->op))' 'if (gm_can_inplace(t->op) && t->op == WT_GM_NONE)'
 mutant views_ignored 'st[t->view_src].n_views++;' '(void)0;'
+# a quantized cache's Hadamard rotations left out of llama's graph
+mutant no_rotation 'return ti != NULL && ti->block_size > 1 && head > 0 && head % LG_ROT_MIN == 0;' \
+  'return 0 * (ti != NULL && ti->block_size > 1 && head > 0 && head % LG_ROT_MIN == 0);'
 
 echo "mutation smoke: all $caught faults caught"
