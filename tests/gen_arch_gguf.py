@@ -3,7 +3,8 @@
 
 Each file has the tensor names and shapes llama.cpp's loader expects for its
 architecture (llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3,
-cohere2, deci, phi3, deepseek2, mamba, mistral3, granite, granitemoe, exaone), small dimensions, random weights (F16
+cohere2, deci, phi3, deepseek2, mamba, mistral3, granite, granitemoe, exaone, xverse,
+internlm2), small dimensions, random weights (F16
 matrices, F32 vectors) and a 272-token SPM vocabulary (the 256 byte tokens
 included), so that llama.cpp (the memory oracle, tests/llama_oracle.sh)
 loads them and prints its buffer sizes.  Two wider ones have a real model's
@@ -526,9 +527,14 @@ def main():
     write_gguf(os.path.join(d, "tiny-mistral3.gguf"), kvs + vocab(), t, 300)
     kvs, t = dense("granite")
     write_gguf(os.path.join(d, "tiny-granite.gguf"), kvs + [("granite.logit_scale", T_F32, 1.0)] + vocab(), t, 301)
-    # exaone: llama's tensors and graph under its own name; granite with experts
+    # exaone, xverse, internlm2: llama's tensors and graph under their own
+    # names; granite with experts
     kvs, t = dense("exaone")
     write_gguf(os.path.join(d, "tiny-exaone.gguf"), kvs + vocab(), t, 304)
+    kvs, t = dense("xverse")
+    write_gguf(os.path.join(d, "tiny-xverse.gguf"), kvs + vocab(), t, 307)
+    kvs, t = dense("internlm2")
+    write_gguf(os.path.join(d, "tiny-internlm2.gguf"), kvs + vocab(), t, 308)
     kvs, t = granitemoe()
     write_gguf(os.path.join(d, "tiny-granitemoe.gguf"), kvs + vocab(), t, 305)
     kvs, t = granitemoe(shared=96)

@@ -222,7 +222,10 @@ static const struct {
     ** experts routed by softmax, their weights normalised; a shared FFN
     ** (GraniteMoeShared) when expert_shared_feed_forward_length is set */
     {"granitemoe", WT_LG_LOGIT_SCALE, WT_LG_LOGIT_SCALE | WT_LG_MOE | WT_LG_MOE_NORM, 0, 1, 1},
-    {"exaone", 0, 0, 0, 0, 0}, /* llama's dense graph (src/models/exaone.cpp) */
+    /* llama's dense graph (src/models/exaone.cpp, xverse.cpp, internlm2.cpp) */
+    {"exaone", 0, 0, 0, 0, 0},
+    {"xverse", 0, 0, 0, 0, 0},
+    {"internlm2", 0, 0, 0, 0, 0},
     {"gemma", WT_LG_EMBD_SCALE | WT_LG_Q_SCALE, 0, 0, 0, 0},
     {"gemma2",
      WT_LG_EMBD_SCALE | WT_LG_Q_SCALE | WT_LG_POST_NORMS | WT_LG_ATTN_SOFTCAP | WT_LG_FINAL_SOFTCAP,

@@ -8,8 +8,8 @@
 ** src/llama-kv-cache.cpp: cpy_k, cpy_v, get_k, get_v) and the layer loops
 ** of src/models/llama.cpp and the models that differ from it by the pieces
 ** llama_graph.h lists (qwen2, qwen3, qwen2moe, qwen3moe, granite, gemma*,
-** phi3, cohere2, deci, deepseek2; granitemoe and exaone are granite's
-** and llama's), making the same tensors and expanding
+** phi3, cohere2, deci, deepseek2; granitemoe is granite's, exaone, xverse
+** and internlm2 are llama's), making the same tensors and expanding
 ** the graph at the same points, because ggml-alloc's layout depends on
 ** the order the graph ends up in.  llama.cpp reserves the buffer for the larger of
 ** a prompt micro-batch (n_tokens tokens, all of them outputs) and a
