@@ -4,7 +4,7 @@
 Each file has the tensor names and shapes llama.cpp's loader expects for its
 architecture (llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3,
 cohere2, deci, phi3, deepseek2, mamba, mistral3, granite, granitemoe, exaone, xverse,
-internlm2), small dimensions, random weights (F16
+internlm2, arcee, smollm3), small dimensions, random weights (F16
 matrices, F32 vectors) and a 272-token SPM vocabulary (the 256 byte tokens
 included), so that llama.cpp (the memory oracle, tests/llama_oracle.sh)
 loads them and prints its buffer sizes.  Two wider ones have a real model's
@@ -218,6 +218,22 @@ def qwen3moe():
     t = ends(E)
     for i in range(L):
         t += attn(i, E, H, KV, 32, 32, qk_norm=True) + experts(i, E, NE, FFE)
+    return kvs, t
+
+
+def arcee():
+    """llama's attention; an FFN of up and down only (squared ReLU)."""
+    E, FF, H, KV, L = 64, 128, 4, 2, 2
+    kvs = header("arcee", L, E, FF, H, KV)
+    kvs.append(("arcee.rope.dimension_count", T_U32, 16))
+    t = ends(E)
+    for i in range(L):
+        b = "blk.%d." % i
+        t += attn(i, E, H, KV, 16, 16) + [
+            (b + "ffn_norm.weight", [E], F32),
+            (b + "ffn_down.weight", [FF, E], F16),
+            (b + "ffn_up.weight", [E, FF], F16),
+        ]
     return kvs, t
 
 
@@ -535,6 +551,11 @@ def main():
     write_gguf(os.path.join(d, "tiny-xverse.gguf"), kvs + vocab(), t, 307)
     kvs, t = dense("internlm2")
     write_gguf(os.path.join(d, "tiny-internlm2.gguf"), kvs + vocab(), t, 308)
+    # arcee: its FFN; smollm3: llama's tensors, RoPE left out of layer 4 of 5
+    kvs, t = arcee()
+    write_gguf(os.path.join(d, "tiny-arcee.gguf"), kvs + vocab(), t, 309)
+    kvs, t = dense("smollm3", n_layer=5)
+    write_gguf(os.path.join(d, "tiny-smollm3.gguf"), kvs + vocab(), t, 310)
     kvs, t = granitemoe()
     write_gguf(os.path.join(d, "tiny-granitemoe.gguf"), kvs + vocab(), t, 305)
     kvs, t = granitemoe(shared=96)

@@ -8,7 +8,8 @@ vocabulary of the model's size), so its own figures for them can be taken
 with a build of llama.cpp (tests/memory_big.test says which); the planner
 reads only the header.  Written: Llama-3-70B (80 layers), Qwen3-30B-A3B
 (48 layers, 128 experts), granite-3.0-3B-A800M (32 layers, 40 experts),
-Gemma-3-27B (62 layers, sliding window), and two
+SmolLM3-3B and AFM-4.5B (36 layers each), Gemma-3-27B (62 layers, sliding
+window), and two
 deepseek2 models with DeepSeek-V3's (6 layers) and DeepSeek-V2-Lite's (27)
 attention and routing, as Q8_0.
 Each takes a few MB on disk whatever its apparent size.  Standard library
@@ -61,8 +62,9 @@ def vocab(n):
 
 
 def model(arch, n_layer, n_embd, n_ff, n_head, n_kv, head, n_vocab, extra_kv=(), qk_norm=False,
-          post_norms=False, experts=None):
-    """The metadata and tensor list of a dense or mixture-of-experts model."""
+          post_norms=False, experts=None, gate=True):
+    """The metadata and tensor list of a dense or mixture-of-experts model
+    (a dense FFN without a gate when gate is False)."""
     kvs = [
         kv("general.architecture", T_STR, arch),
         kv(arch + ".block_count", T_U32, n_layer),
@@ -94,8 +96,9 @@ def model(arch, n_layer, n_embd, n_ff, n_head, n_kv, head, n_vocab, extra_kv=(),
                    (p + "ffn_gate_exps.weight", [n_embd, n_ff_exp, n_exp]),
                    (p + "ffn_down_exps.weight", [n_ff_exp, n_embd, n_exp])]
         else:
-            ts += [(p + "ffn_up.weight", [n_embd, n_ff]), (p + "ffn_gate.weight", [n_embd, n_ff]),
-                   (p + "ffn_down.weight", [n_ff, n_embd])]
+            ts += [(p + "ffn_up.weight", [n_embd, n_ff])] + \
+                  ([(p + "ffn_gate.weight", [n_embd, n_ff])] if gate else []) + \
+                  [(p + "ffn_down.weight", [n_ff, n_embd])]
     return kvs, ts
 
 
@@ -214,6 +217,12 @@ def main():
                            ("logit_scale", T_F32, 6.0), ("embedding_scale", T_F32, 12.0),
                            ("residual_scale", T_F32, 0.22), ("attention.scale", T_F32, 0.015625)],
                  experts=(40, 512)))
+    # SmolLM3-3B (no RoPE in every 4th layer) and Arcee's AFM-4.5B (an FFN
+    # of up, squared ReLU, down)
+    write(os.path.join(d, "smollm3-3b-shape.gguf"),
+          *model("smollm3", 36, 2048, 11008, 16, 4, 128, 128256))
+    write(os.path.join(d, "arcee-4.5b-shape.gguf"),
+          *model("arcee", 36, 2560, 18432, 20, 4, 128, 128004, gate=False))
     write(os.path.join(d, "gemma3-27b-shape.gguf"),
           *model("gemma3", 62, 5376, 21504, 32, 16, 128, 262208, qk_norm=True, post_norms=True,
                  extra_kv=[("attention.sliding_window", T_U32, 1024)]))

@@ -226,6 +226,10 @@ static const struct {
     {"exaone", 0, 0, 0, 0, 0},
     {"xverse", 0, 0, 0, 0, 0},
     {"internlm2", 0, 0, 0, 0, 0},
+    /* llama's, but for the FFN (src/models/arcee.cpp) or RoPE left out of
+    ** every 4th layer (smollm3.cpp) */
+    {"arcee", WT_LG_FFN_RELU_SQR, 0, 0, 0, 0},
+    {"smollm3", WT_LG_NOPE_EVERY_4, 0, 0, 0, 0},
     {"gemma", WT_LG_EMBD_SCALE | WT_LG_Q_SCALE, 0, 0, 0, 0},
     {"gemma2",
      WT_LG_EMBD_SCALE | WT_LG_Q_SCALE | WT_LG_POST_NORMS | WT_LG_ATTN_SOFTCAP | WT_LG_FINAL_SOFTCAP,
@@ -384,7 +388,7 @@ static uint64_t lt_wanted(unsigned features, const mp_attn_shape *a, const wt_lg
     ffn = LT_MOE | (features & WT_LG_SHARED_EXPERT ? LT_SHARED | LT_BIT(LT_SH_GATE_INP) : 0) |
           (features & WT_LG_SHARED_FFN ? LT_SHARED : 0);
   else
-    ffn = features & WT_LG_FFN_SWIGLU ? LT_UP_DOWN : LT_DENSE;
+    ffn = features & (WT_LG_FFN_SWIGLU | WT_LG_FFN_RELU_SQR) ? LT_UP_DOWN : LT_DENSE;
   if (features & WT_LG_DECI) /* attention or not, FFN or not */
     return (a->head[il] == 0 ? 0 : a->head_kv[il] == 0 ? LT_BIT(LT_O) : attn) | (ff == 0 ? 0 : ffn);
   return attn | ffn | (features & WT_LG_QK_NORM ? LT_QK_NORM : 0) |

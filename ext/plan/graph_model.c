@@ -172,6 +172,9 @@ int wt_gm_scale(wt_graph *g, int a) {
 int wt_gm_unary(wt_graph *g, int a) {
   return gm_like(g, WT_GM_UNARY, a, -1);
 }
+int wt_gm_sqr(wt_graph *g, int a) {
+  return gm_like(g, WT_GM_SQR, a, -1);
+}
 int wt_gm_clamp(wt_graph *g, int a) {
   return gm_like(g, WT_GM_CLAMP, a, -1);
 }
@@ -609,8 +612,8 @@ static int gm_same_layout(const wt_gm_tensor *a, const wt_gm_tensor *b) {
 /* ggml_op_can_inplace, for the ops modelled. */
 static int gm_can_inplace(wt_gm_op op) {
   return op == WT_GM_SCALE || op == WT_GM_ADD || op == WT_GM_MUL || op == WT_GM_DIV ||
-         op == WT_GM_FILL || op == WT_GM_UNARY || op == WT_GM_ROPE || op == WT_GM_RMS_NORM ||
-         op == WT_GM_CLAMP || op == WT_GM_SOFT_MAX;
+         op == WT_GM_FILL || op == WT_GM_UNARY || op == WT_GM_SQR || op == WT_GM_ROPE ||
+         op == WT_GM_RMS_NORM || op == WT_GM_CLAMP || op == WT_GM_SOFT_MAX;
 }
 
 /* ggml_gallocr_allocate_node: nothing for a view or a tensor with its own

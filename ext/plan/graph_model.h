@@ -52,6 +52,7 @@ typedef enum wt_gm_op {
   WT_GM_SSM_SCAN,
   WT_GM_GLU,
   WT_GM_UNARY,
+  WT_GM_SQR,
   WT_GM_VIEW,
   WT_GM_RESHAPE,
   WT_GM_PERMUTE,
@@ -123,6 +124,7 @@ int wt_gm_cpy(wt_graph *g, int a, int b);
 int wt_gm_ssm_conv(wt_graph *g, int sx, int c);
 int wt_gm_ssm_scan(wt_graph *g, int s, int x, int dt, int a, int b, int c, int ids);
 int wt_gm_unary(wt_graph *g, int a);
+int wt_gm_sqr(wt_graph *g, int a);
 int wt_gm_reshape_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3);
 int wt_gm_view_4d(wt_graph *g, int a, int64_t ne0, int64_t ne1, int64_t ne2, int64_t ne3,
                   uint64_t nb1, uint64_t nb2, uint64_t nb3);

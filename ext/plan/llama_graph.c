@@ -8,13 +8,13 @@
 ** src/llama-kv-cache.cpp: cpy_k, cpy_v, get_k, get_v) and the layer loops
 ** of src/models/llama.cpp and the models that differ from it by the pieces
 ** llama_graph.h lists (qwen2, qwen3, qwen2moe, qwen3moe, granite, gemma*,
-** phi3, cohere2, deci, deepseek2; granitemoe is granite's, exaone, xverse
-** and internlm2 are llama's), making the same tensors and expanding
-** the graph at the same points, because ggml-alloc's layout depends on
-** the order the graph ends up in.  llama.cpp reserves the buffer for the larger of
-** a prompt micro-batch (n_tokens tokens, all of them outputs) and a
-** one-token-per-sequence graph (llama_context::sched_reserve); the CPU
-** buffer type aligns tensors to 32 bytes (TENSOR_ALIGNMENT).
+** phi3, cohere2, deci, deepseek2, arcee, smollm3; granitemoe is granite's,
+** exaone, xverse and internlm2 are llama's), making the same tensors and
+** expanding the graph at the same points, because ggml-alloc's layout
+** depends on the order the graph ends up in.  llama.cpp reserves the buffer
+** for the larger of a prompt micro-batch (n_tokens tokens, all of them
+** outputs) and a one-token-per-sequence graph (llama_context::sched_reserve);
+** the CPU buffer type aligns tensors to 32 bytes (TENSOR_ALIGNMENT).
 */
 #include "llama_graph.h"
 
@@ -341,7 +341,8 @@ static int lg_attention(lg_ctx *c, uint64_t il, int cur) {
     q = wt_gm_rope(g, q, c->pos, -1);
     k = wt_gm_mul(g, wt_gm_rms_norm(g, k), lg_weight(c, hk, 1));
     k = wt_gm_rope(g, k, c->pos, -1);
-  } else if (!(p->features & WT_LG_PARALLEL) || (p->swa != NULL && p->swa[il])) {
+  } else if ((!(p->features & WT_LG_PARALLEL) || (p->swa != NULL && p->swa[il])) &&
+             !((p->features & WT_LG_NOPE_EVERY_4) && (il + 1) % 4 == 0)) {
     q = wt_gm_rope(g, q, c->pos, -1);
     k = wt_gm_rope(g, k, c->pos, -1);
   }
@@ -377,12 +378,17 @@ static int lg_attention(lg_ctx *c, uint64_t il, int cur) {
 }
 
 /* build_ffn with SiLU and a parallel gate (fused into swiglu), n_ff wide;
-** or phi3's: one up projection 2 n_ff wide and swiglu of its halves. */
+** or phi3's: one up projection 2 n_ff wide and swiglu of its halves; or
+** arcee's: up, ReLU, square, down. */
 static int lg_ffn(lg_ctx *c, int64_t n_ff, unsigned b, int cur) {
   int64_t n_embd = (int64_t)c->p->n_embd;
   if (c->p->features & WT_LG_FFN_SWIGLU) {
     int up = lg_linear(c, n_embd, 2 * n_ff, cur, 0);
     return lg_linear(c, n_ff, n_embd, wt_gm_glu(&c->g, up), 0);
+  }
+  if (c->p->features & WT_LG_FFN_RELU_SQR) { /* LLM_FFN_RELU_SQR, LLM_FFN_SEQ */
+    int up = lg_linear(c, n_embd, n_ff, cur, 0);
+    return lg_linear(c, n_ff, n_embd, wt_gm_sqr(&c->g, wt_gm_unary(&c->g, up)), 0);
   }
   int up = lg_linear(c, n_embd, n_ff, cur, b & WT_LG_B_UP);
   int gate = lg_linear(c, n_embd, n_ff, cur, b & WT_LG_B_GATE);
