@@ -4,7 +4,7 @@
 Each file has the tensor names and shapes llama.cpp's loader expects for its
 architecture (llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3,
 cohere2, deci, phi3, deepseek2, mamba, mistral3, granite, granitemoe, exaone, xverse,
-internlm2, arcee, smollm3), small dimensions, random weights (F16
+internlm2, arcee, smollm3, starcoder2), small dimensions, random weights (F16
 matrices, F32 vectors) and a 272-token SPM vocabulary (the 256 byte tokens
 included), so that llama.cpp (the memory oracle, tests/llama_oracle.sh)
 loads them and prints its buffer sizes.  Two wider ones have a real model's
@@ -233,6 +233,29 @@ def arcee():
             (b + "ffn_norm.weight", [E], F32),
             (b + "ffn_down.weight", [FF, E], F16),
             (b + "ffn_up.weight", [E, FF], F16),
+        ]
+    return kvs, t
+
+
+def starcoder2():
+    """LayerNorms with biases, biases on every projection, a GELU FFN of up
+    and down."""
+    E, FF, H, KV, L = 64, 128, 4, 2, 2
+    kvs = header("starcoder2", L, E, FF, H, KV)
+    kvs += [("starcoder2.rope.dimension_count", T_U32, 16),
+            ("starcoder2.attention.layer_norm_epsilon", T_F32, 1e-5)]
+    t = ends(E) + [("output_norm.bias", [E], F32)]
+    for i in range(L):
+        b = "blk.%d." % i
+        t += attn(i, E, H, KV, 16, 16, bias=True) + [
+            (b + "attn_norm.bias", [E], F32),
+            (b + "attn_output.bias", [E], F32),
+            (b + "ffn_norm.weight", [E], F32),
+            (b + "ffn_norm.bias", [E], F32),
+            (b + "ffn_down.weight", [FF, E], F16),
+            (b + "ffn_down.bias", [E], F32),
+            (b + "ffn_up.weight", [E, FF], F16),
+            (b + "ffn_up.bias", [FF], F32),
         ]
     return kvs, t
 
@@ -556,6 +579,8 @@ def main():
     write_gguf(os.path.join(d, "tiny-arcee.gguf"), kvs + vocab(), t, 309)
     kvs, t = dense("smollm3", n_layer=5)
     write_gguf(os.path.join(d, "tiny-smollm3.gguf"), kvs + vocab(), t, 310)
+    kvs, t = starcoder2()
+    write_gguf(os.path.join(d, "tiny-starcoder2.gguf"), kvs + vocab(), t, 311)
     kvs, t = granitemoe()
     write_gguf(os.path.join(d, "tiny-granitemoe.gguf"), kvs + vocab(), t, 305)
     kvs, t = granitemoe(shared=96)

@@ -8,8 +8,8 @@ vocabulary of the model's size), so its own figures for them can be taken
 with a build of llama.cpp (tests/memory_big.test says which); the planner
 reads only the header.  Written: Llama-3-70B (80 layers), Qwen3-30B-A3B
 (48 layers, 128 experts), granite-3.0-3B-A800M (32 layers, 40 experts),
-SmolLM3-3B and AFM-4.5B (36 layers each), Gemma-3-27B (62 layers, sliding
-window), and two
+SmolLM3-3B and AFM-4.5B (36 layers each), StarCoder2-7B (32 layers),
+Gemma-3-27B (62 layers, sliding window), and two
 deepseek2 models with DeepSeek-V3's (6 layers) and DeepSeek-V2-Lite's (27)
 attention and routing, as Q8_0.
 Each takes a few MB on disk whatever its apparent size.  Standard library
@@ -62,9 +62,10 @@ def vocab(n):
 
 
 def model(arch, n_layer, n_embd, n_ff, n_head, n_kv, head, n_vocab, extra_kv=(), qk_norm=False,
-          post_norms=False, experts=None, gate=True):
+          post_norms=False, experts=None, gate=True, biases=False):
     """The metadata and tensor list of a dense or mixture-of-experts model
-    (a dense FFN without a gate when gate is False)."""
+    (a dense FFN without a gate when gate is False; with biases, LayerNorms
+    with biases and a bias on every projection, as starcoder2 has them)."""
     kvs = [
         kv("general.architecture", T_STR, arch),
         kv(arch + ".block_count", T_U32, n_layer),
@@ -80,11 +81,19 @@ def model(arch, n_layer, n_embd, n_ff, n_head, n_kv, head, n_vocab, extra_kv=(),
     ] + [kv(arch + "." + k, t, v) for k, t, v in extra_kv] + vocab(n_vocab)
     ts = [("token_embd.weight", [n_embd, n_vocab]), ("output_norm.weight", [n_embd]),
           ("output.weight", [n_embd, n_vocab])]
+    if biases:
+        kvs.append(kv(arch + ".attention.layer_norm_epsilon", T_F32, 1e-5))
+        ts.append(("output_norm.bias", [n_embd]))
     for i in range(n_layer):
         p = "blk.%d." % i
         ts += [(p + "attn_norm.weight", [n_embd]), (p + "attn_q.weight", [n_embd, n_head * head]),
                (p + "attn_k.weight", [n_embd, n_kv * head]), (p + "attn_v.weight", [n_embd, n_kv * head]),
                (p + "attn_output.weight", [n_head * head, n_embd]), (p + "ffn_norm.weight", [n_embd])]
+        if biases:
+            ts += [(p + "attn_norm.bias", [n_embd]), (p + "attn_q.bias", [n_head * head]),
+                   (p + "attn_k.bias", [n_kv * head]), (p + "attn_v.bias", [n_kv * head]),
+                   (p + "attn_output.bias", [n_embd]), (p + "ffn_norm.bias", [n_embd]),
+                   (p + "ffn_up.bias", [n_ff]), (p + "ffn_down.bias", [n_embd])]
         if qk_norm:
             ts += [(p + "attn_q_norm.weight", [head]), (p + "attn_k_norm.weight", [head])]
         if post_norms:
@@ -223,6 +232,9 @@ def main():
           *model("smollm3", 36, 2048, 11008, 16, 4, 128, 128256))
     write(os.path.join(d, "arcee-4.5b-shape.gguf"),
           *model("arcee", 36, 2560, 18432, 20, 4, 128, 128004, gate=False))
+    # StarCoder2-7B: LayerNorms and biases, a GELU FFN of up and down
+    write(os.path.join(d, "starcoder2-7b-shape.gguf"),
+          *model("starcoder2", 32, 4608, 18432, 36, 4, 128, 49152, gate=False, biases=True))
     write(os.path.join(d, "gemma3-27b-shape.gguf"),
           *model("gemma3", 62, 5376, 21504, 32, 16, 128, 262208, qk_norm=True, post_norms=True,
                  extra_kv=[("attention.sliding_window", T_U32, 1024)]))

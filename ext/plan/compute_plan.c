@@ -230,6 +230,8 @@ static const struct {
     ** every 4th layer (smollm3.cpp) */
     {"arcee", WT_LG_FFN_RELU_SQR, 0, 0, 0, 0},
     {"smollm3", WT_LG_NOPE_EVERY_4, 0, 0, 0, 0},
+    /* LayerNorms with biases, a GELU FFN without a gate (starcoder2.cpp) */
+    {"starcoder2", WT_LG_LAYER_NORM | WT_LG_FFN_GELU, 0, 0, 0, 0},
     {"gemma", WT_LG_EMBD_SCALE | WT_LG_Q_SCALE, 0, 0, 0, 0},
     {"gemma2",
      WT_LG_EMBD_SCALE | WT_LG_Q_SCALE | WT_LG_POST_NORMS | WT_LG_ATTN_SOFTCAP | WT_LG_FINAL_SOFTCAP,
@@ -388,11 +390,13 @@ static uint64_t lt_wanted(unsigned features, const mp_attn_shape *a, const wt_lg
     ffn = LT_MOE | (features & WT_LG_SHARED_EXPERT ? LT_SHARED | LT_BIT(LT_SH_GATE_INP) : 0) |
           (features & WT_LG_SHARED_FFN ? LT_SHARED : 0);
   else
-    ffn = features & (WT_LG_FFN_SWIGLU | WT_LG_FFN_RELU_SQR) ? LT_UP_DOWN : LT_DENSE;
+    ffn =
+        features & (WT_LG_FFN_SWIGLU | WT_LG_FFN_RELU_SQR | WT_LG_FFN_GELU) ? LT_UP_DOWN : LT_DENSE;
   if (features & WT_LG_DECI) /* attention or not, FFN or not */
     return (a->head[il] == 0 ? 0 : a->head_kv[il] == 0 ? LT_BIT(LT_O) : attn) | (ff == 0 ? 0 : ffn);
   return attn | ffn | (features & WT_LG_QK_NORM ? LT_QK_NORM : 0) |
-         (features & WT_LG_POST_NORMS ? LT_POST : 0);
+         (features & WT_LG_POST_NORMS ? LT_POST : 0) |
+         (features & WT_LG_LAYER_NORM ? LT_BIT(LT_ATTN_NORM_B) | LT_BIT(LT_FFN_NORM_B) : 0);
 }
 
 int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a) {
@@ -450,7 +454,7 @@ int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a
   for (il = 0; il < x->n_layer; il++) {
     uint64_t want = lt_wanted(features, a, &p, il, mask[0], ff[il]);
     int moe_layer = (features & WT_LG_MOE) && il >= p.n_dense_lead;
-    if ((mask[il] & want) != want || (mask[il] & LT_NOT_MODELLED) ||
+    if ((mask[il] & want) != want || (mask[il] & LT_NOT_MODELLED & ~want) ||
         (mask[il] & LT_BIT(LT_QKV)) != (mask[0] & LT_BIT(LT_QKV)) ||
         (moe_layer && probs_b >= 0 && ((mask[il] & LT_BIT(LT_PROBS_B)) != 0) != probs_b)) {
       rc = 0; /* a layer this graph does not describe */

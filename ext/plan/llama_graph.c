@@ -8,10 +8,10 @@
 ** src/llama-kv-cache.cpp: cpy_k, cpy_v, get_k, get_v) and the layer loops
 ** of src/models/llama.cpp and the models that differ from it by the pieces
 ** llama_graph.h lists (qwen2, qwen3, qwen2moe, qwen3moe, granite, gemma*,
-** phi3, cohere2, deci, deepseek2, arcee, smollm3; granitemoe is granite's,
-** exaone, xverse and internlm2 are llama's), making the same tensors and
-** expanding the graph at the same points, because ggml-alloc's layout
-** depends on the order the graph ends up in.  llama.cpp reserves the buffer
+** phi3, cohere2, deci, deepseek2, arcee, smollm3, starcoder2; granitemoe is
+** granite's, exaone, xverse and internlm2 are llama's), making the same
+** tensors and expanding the graph at the same points, because ggml-alloc's
+** layout depends on the order the graph ends up in.  llama.cpp reserves the buffer
 ** for the larger of a prompt micro-batch (n_tokens tokens, all of them
 ** outputs) and a one-token-per-sequence graph (llama_context::sched_reserve);
 ** the CPU buffer type aligns tensors to 32 bytes (TENSOR_ALIGNMENT).
@@ -68,11 +68,15 @@ static int lg_linear(lg_ctx *c, int64_t n_in, int64_t n_out, int cur, int bias) 
   return bias ? wt_gm_add(&c->g, t, lg_weight(c, n_out, 1)) : t;
 }
 
-/* build_norm with LLM_NORM_RMS and a weight (cohere2's: LLM_NORM). */
-static int lg_rms_norm(lg_ctx *c, int cur) {
+/* build_norm: LLM_NORM_RMS and a weight; cohere2's LLM_NORM and a weight;
+** starcoder2's LLM_NORM, a weight and a bias. */
+static int lg_norm(lg_ctx *c, int cur) {
   wt_graph *g = &c->g;
-  int n = c->p->features & WT_LG_PARALLEL ? wt_gm_norm(g, cur) : wt_gm_rms_norm(g, cur);
-  return wt_gm_mul(g, n, lg_weight(c, (int64_t)c->p->n_embd, 1));
+  int64_t n_embd = (int64_t)c->p->n_embd;
+  int n = c->p->features & (WT_LG_PARALLEL | WT_LG_LAYER_NORM) ? wt_gm_norm(g, cur)
+                                                               : wt_gm_rms_norm(g, cur);
+  n = wt_gm_mul(g, n, lg_weight(c, n_embd, 1));
+  return c->p->features & WT_LG_LAYER_NORM ? wt_gm_add(g, n, lg_weight(c, n_embd, 1)) : n;
 }
 
 /* ggml_view_2d / ggml_reshape_2d / _3d in terms of the 4-d calls. */
@@ -379,16 +383,18 @@ static int lg_attention(lg_ctx *c, uint64_t il, int cur) {
 
 /* build_ffn with SiLU and a parallel gate (fused into swiglu), n_ff wide;
 ** or phi3's: one up projection 2 n_ff wide and swiglu of its halves; or
-** arcee's: up, ReLU, square, down. */
+** arcee's: up, ReLU, square, down; or starcoder2's: up, GELU, down. */
 static int lg_ffn(lg_ctx *c, int64_t n_ff, unsigned b, int cur) {
   int64_t n_embd = (int64_t)c->p->n_embd;
   if (c->p->features & WT_LG_FFN_SWIGLU) {
     int up = lg_linear(c, n_embd, 2 * n_ff, cur, 0);
     return lg_linear(c, n_ff, n_embd, wt_gm_glu(&c->g, up), 0);
   }
-  if (c->p->features & WT_LG_FFN_RELU_SQR) { /* LLM_FFN_RELU_SQR, LLM_FFN_SEQ */
-    int up = lg_linear(c, n_embd, n_ff, cur, 0);
-    return lg_linear(c, n_ff, n_embd, wt_gm_sqr(&c->g, wt_gm_unary(&c->g, up)), 0);
+  if (c->p->features & (WT_LG_FFN_RELU_SQR | WT_LG_FFN_GELU)) { /* no gate: LLM_FFN_SEQ */
+    int act = wt_gm_unary(&c->g, lg_linear(c, n_embd, n_ff, cur, b & WT_LG_B_UP));
+    if (c->p->features & WT_LG_FFN_RELU_SQR)
+      act = wt_gm_sqr(&c->g, act);
+    return lg_linear(c, n_ff, n_embd, act, b & WT_LG_B_DOWN);
   }
   int up = lg_linear(c, n_embd, n_ff, cur, b & WT_LG_B_UP);
   int gate = lg_linear(c, n_embd, n_ff, cur, b & WT_LG_B_GATE);
@@ -608,7 +614,7 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
   lg_inputs(&c);
   for (il = 0; il < p->n_layer && (p->features & WT_LG_PARALLEL); il++) {
     /* cohere2: the FFN reads the attention's input; both added to it */
-    int in = cur, normed = lg_rms_norm(&c, cur), attn;
+    int in = cur, normed = lg_norm(&c, cur), attn;
     attn = lg_attention(&c, il, normed);
     if (il == p->n_layer - 1) {
       attn = wt_gm_get_rows(g, attn, c.out_ids);
@@ -620,7 +626,7 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
   }
   for (il = 0; il < p->n_layer && (p->features & WT_LG_MAMBA); il++) {
     int in = cur;
-    cur = lg_mamba(&c, lg_rms_norm(&c, cur));
+    cur = lg_mamba(&c, lg_norm(&c, cur));
     if (il == p->n_layer - 1) {
       cur = wt_gm_get_rows(g, cur, c.out_ids);
       in = wt_gm_get_rows(g, in, c.out_ids);
@@ -632,7 +638,7 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
     ** without an FFN the layer's output is dropped, as llama.cpp does */
     int in = cur, ffn_in;
     if (p->n_head[il] != 0)
-      cur = lg_rms_norm(&c, cur);
+      cur = lg_norm(&c, cur);
     if (p->n_head[il] != 0 && p->n_head_kv[il] == 0)
       cur = wt_gm_mul_mat(g, lg_weight(&c, (int64_t)p->n_embd, (int64_t)p->n_embd), cur);
     else if (p->n_head[il] != 0)
@@ -646,24 +652,24 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
       continue;
     }
     ffn_in = p->n_head[il] != 0 ? wt_gm_add(g, cur, in) : cur;
-    cur = lg_ffn(&c, (int64_t)p->n_ff[il], p->bias[il], lg_rms_norm(&c, ffn_in));
+    cur = lg_ffn(&c, (int64_t)p->n_ff[il], p->bias[il], lg_norm(&c, ffn_in));
     cur = wt_gm_add(g, cur, ffn_in);
   }
   for (il = 0; il < p->n_layer && !(p->features & (WT_LG_PARALLEL | WT_LG_DECI | WT_LG_MAMBA));
        il++) {
     int in = cur, ffn_in;
-    cur = p->features & WT_LG_MLA ? lg_attention_mla(&c, il, lg_rms_norm(&c, cur))
-                                  : lg_attention(&c, il, lg_rms_norm(&c, cur));
+    cur = p->features & WT_LG_MLA ? lg_attention_mla(&c, il, lg_norm(&c, cur))
+                                  : lg_attention(&c, il, lg_norm(&c, cur));
     if (il == p->n_layer - 1) {
       cur = wt_gm_get_rows(g, cur, c.out_ids);
       in = wt_gm_get_rows(g, in, c.out_ids);
     }
     if (p->features & WT_LG_POST_NORMS)
-      cur = lg_rms_norm(&c, cur);
+      cur = lg_norm(&c, cur);
     if (p->features & WT_LG_RESIDUAL_SCALE)
       cur = wt_gm_scale(g, cur);
     ffn_in = wt_gm_add(g, cur, in);
-    cur = lg_rms_norm(&c, ffn_in);
+    cur = lg_norm(&c, ffn_in);
     if ((p->features & WT_LG_MOE) && il >= p->n_dense_lead) {
       int moe = lg_moe(&c, il, cur);
       if (p->features & WT_LG_SHARED_EXPERT)
@@ -676,13 +682,13 @@ static int lg_graph(const wt_lg_params *p, int64_t n_tokens, int64_t n_outputs, 
       cur = lg_ffn(&c, (int64_t)p->n_ff[il], p->bias[il], cur);
     }
     if (p->features & WT_LG_POST_NORMS)
-      cur = lg_rms_norm(&c, cur);
+      cur = lg_norm(&c, cur);
     if (p->features & WT_LG_RESIDUAL_SCALE)
       cur = wt_gm_scale(g, cur);
     cur =
         p->features & WT_LG_RESIDUAL_FIRST ? wt_gm_add(g, ffn_in, cur) : wt_gm_add(g, cur, ffn_in);
   }
-  cur = lg_rms_norm(&c, cur);
+  cur = lg_norm(&c, cur);
   wt_gm_set_flag(g, cur, WT_GM_OUTPUT); /* the embeddings, kept */
   cur = wt_gm_mul_mat(g, lg_weight(&c, (int64_t)p->n_embd, (int64_t)p->n_vocab), cur);
   if (p->features & WT_LG_OUTPUT_BIAS)
