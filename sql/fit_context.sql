@@ -6,9 +6,9 @@
 -- recursive CTE, and the memory of each quantization of one model at 8k
 -- and 32k tokens (gguf_memory()).  For llama (dense or MoE), mistral3,
 -- qwen2, qwen2moe, qwen3, qwen3moe, granite, granitemoe, exaone, xverse,
--- internlm2, arcee, smollm3, starcoder2, gemma, gemma2, gemma3, phi3,
--- cohere2, deci, deepseek2 and mamba models (a split one with all its parts) the planner gives llama.cpp's
--- compute buffer exactly, so
+-- internlm2, arcee, smollm3, starcoder2, orion, baichuan, gemma, gemma2,
+-- gemma3, phi3, cohere2, deci, deepseek2 and mamba models (a split one with
+-- all its parts) the planner gives llama.cpp's compute buffer exactly, so
 -- gguf_fit() says 1 (fits) or 0 (does not); for its other architectures
 -- it knows the caches and only a size the compute buffer cannot be below
 -- (at_least), so it says 0 when the known parts and that size exceed the

@@ -4,7 +4,7 @@
 Each file has the tensor names and shapes llama.cpp's loader expects for its
 architecture (llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3,
 cohere2, deci, phi3, deepseek2, mamba, mistral3, granite, granitemoe, exaone, xverse,
-internlm2, arcee, smollm3, starcoder2), small dimensions, random weights (F16
+internlm2, arcee, smollm3, starcoder2, orion, baichuan), small dimensions, random weights (F16
 matrices, F32 vectors) and a 272-token SPM vocabulary (the 256 byte tokens
 included), so that llama.cpp (the memory oracle, tests/llama_oracle.sh)
 loads them and prints its buffer sizes.  Two wider ones have a real model's
@@ -257,6 +257,17 @@ def starcoder2():
             (b + "ffn_up.weight", [E, FF], F16),
             (b + "ffn_up.bias", [FF], F32),
         ]
+    return kvs, t
+
+
+def orion():
+    """llama's tensors, its norms LayerNorms with biases."""
+    kvs, t = dense("orion")
+    kvs.append(("orion.attention.layer_norm_epsilon", T_F32, 1e-5))
+    t.append(("output_norm.bias", [64], F32))
+    for i in range(2):
+        b = "blk.%d." % i
+        t += [(b + "attn_norm.bias", [64], F32), (b + "ffn_norm.bias", [64], F32)]
     return kvs, t
 
 
@@ -581,6 +592,13 @@ def main():
     write_gguf(os.path.join(d, "tiny-smollm3.gguf"), kvs + vocab(), t, 310)
     kvs, t = starcoder2()
     write_gguf(os.path.join(d, "tiny-starcoder2.gguf"), kvs + vocab(), t, 311)
+    kvs, t = orion()
+    write_gguf(os.path.join(d, "tiny-orion.gguf"), kvs + vocab(), t, 312)
+    # baichuan: llama's tensors; RoPE only with the 7B's 32 layers (ALiBi else)
+    kvs, t = dense("baichuan")
+    write_gguf(os.path.join(d, "tiny-baichuan.gguf"), kvs + vocab(), t, 313)
+    kvs, t = dense("baichuan", n_layer=32)
+    write_gguf(os.path.join(d, "tiny-baichuan-32.gguf"), kvs + vocab(), t, 314)
     kvs, t = granitemoe()
     write_gguf(os.path.join(d, "tiny-granitemoe.gguf"), kvs + vocab(), t, 305)
     kvs, t = granitemoe(shared=96)

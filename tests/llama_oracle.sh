@@ -44,7 +44,8 @@ settings_all="$settings_all 2048,1,0,f16,q8_0 4096,257,auto,f16,f16"
 # The demo model (make demo) is a Q8_0 llama; make test builds it first.
 [ -f build/demo/tiny-llama.gguf ] || make -s build/demo/.stamp >/dev/null || exit 1
 for arch in llama qwen2 qwen2moe qwen3 qwen3moe gemma gemma2 gemma3 cohere2 deci phi3 deepseek2 mamba \
-    mistral3 granite exaone granitemoe granitemoe-shared xverse internlm2 arcee smollm3 starcoder2 llama-wide qwen2-wide demo quants/tiny-llama-F16 quants/tiny-llama-Q8_0 quants/tiny-llama-Q4_0; do
+    mistral3 granite exaone granitemoe granitemoe-shared xverse internlm2 arcee smollm3 starcoder2 \
+    orion baichuan baichuan-32 llama-wide qwen2-wide demo quants/tiny-llama-F16 quants/tiny-llama-Q8_0 quants/tiny-llama-Q4_0; do
   settings=$settings_all
   f=build/arch/tiny-$arch.gguf
   case $arch in

@@ -15,14 +15,15 @@ import sys
 # The models whose graph the planner builds as llama.cpp does (llama's, and
 # the architectures that add to it: mistral3, qwen2, qwen3, qwen2moe,
 # qwen3moe, granite, granitemoe, exaone, xverse, internlm2, arcee, smollm3,
-# starcoder2, gemma, gemma2, gemma3, phi3, cohere2, deci, deepseek2; and
-# mamba's), so their compute buffer is known; for the others it is a lower
-# bound.
+# starcoder2, orion, baichuan, gemma, gemma2, gemma3, phi3, cohere2, deci,
+# deepseek2; and mamba's), so their compute buffer is known; for the others
+# it is a lower bound.
 EXACT_COMPUTE = {"tiny-llama.gguf", "tiny-mistral3.gguf", "tiny-qwen2.gguf", "tiny-qwen3.gguf",
                  "tiny-qwen2moe.gguf", "tiny-qwen3moe.gguf", "tiny-granite.gguf",
                  "tiny-granitemoe.gguf", "tiny-granitemoe-shared.gguf", "tiny-exaone.gguf",
                  "tiny-xverse.gguf", "tiny-internlm2.gguf", "tiny-arcee.gguf", "tiny-smollm3.gguf",
-                 "tiny-starcoder2.gguf",
+                 "tiny-starcoder2.gguf", "tiny-orion.gguf", "tiny-baichuan.gguf",
+                 "tiny-baichuan-32.gguf",
                  "tiny-gemma.gguf", "tiny-gemma2.gguf", "tiny-gemma3.gguf", "tiny-phi3.gguf",
                  "tiny-cohere2.gguf", "tiny-deci.gguf", "tiny-deepseek2.gguf",
                  "tiny-mamba.gguf",

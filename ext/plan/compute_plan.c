@@ -230,8 +230,12 @@ static const struct {
     ** every 4th layer (smollm3.cpp) */
     {"arcee", WT_LG_FFN_RELU_SQR, 0, 0, 0, 0},
     {"smollm3", WT_LG_NOPE_EVERY_4, 0, 0, 0, 0},
-    /* LayerNorms with biases, a GELU FFN without a gate (starcoder2.cpp) */
+    /* LayerNorms with biases, a GELU FFN without a gate (starcoder2.cpp);
+    ** llama's graph with LayerNorms with biases (orion.cpp) */
     {"starcoder2", WT_LG_LAYER_NORM | WT_LG_FFN_GELU, 0, 0, 0, 0},
+    {"orion", WT_LG_LAYER_NORM, 0, 0, 0, 0},
+    /* llama's graph, RoPE in the 7B (32 layers) only (baichuan.cpp) */
+    {"baichuan", 0, 0, 0, 0, 0},
     {"gemma", WT_LG_EMBD_SCALE | WT_LG_Q_SCALE, 0, 0, 0, 0},
     {"gemma2",
      WT_LG_EMBD_SCALE | WT_LG_Q_SCALE | WT_LG_POST_NORMS | WT_LG_ATTN_SOFTCAP | WT_LG_FINAL_SOFTCAP,
@@ -342,6 +346,8 @@ static int mp_llama_features(mp_ctx *x, const mp_attn_shape *a, unsigned *featur
     if (a->n_swa == 0)
       return -2; /* cohere2 always runs the sliding-window cache */
   }
+  if (x->arch.n == 8 && memcmp(x->arch.p, "baichuan", 8) == 0 && x->n_layer != 32)
+    *features |= WT_LG_NO_ROPE;
   if (x->arch.n == 6 && memcmp(x->arch.p, "gemma3", 6) == 0) {
     if ((f = mp_nonzero(x, "final_logit_softcapping")) < 0)
       return -1;

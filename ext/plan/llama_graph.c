@@ -8,13 +8,14 @@
 ** src/llama-kv-cache.cpp: cpy_k, cpy_v, get_k, get_v) and the layer loops
 ** of src/models/llama.cpp and the models that differ from it by the pieces
 ** llama_graph.h lists (qwen2, qwen3, qwen2moe, qwen3moe, granite, gemma*,
-** phi3, cohere2, deci, deepseek2, arcee, smollm3, starcoder2; granitemoe is
-** granite's, exaone, xverse and internlm2 are llama's), making the same
-** tensors and expanding the graph at the same points, because ggml-alloc's
-** layout depends on the order the graph ends up in.  llama.cpp reserves the buffer
-** for the larger of a prompt micro-batch (n_tokens tokens, all of them
-** outputs) and a one-token-per-sequence graph (llama_context::sched_reserve);
-** the CPU buffer type aligns tensors to 32 bytes (TENSOR_ALIGNMENT).
+** phi3, cohere2, deci, deepseek2, arcee, smollm3, starcoder2, orion,
+** baichuan; granitemoe is granite's, exaone, xverse and internlm2 are
+** llama's), making the same tensors and expanding the graph at the same
+** points, because ggml-alloc's layout depends on the order the graph ends
+** up in.  llama.cpp reserves the buffer for the larger of a prompt
+** micro-batch (n_tokens tokens, all of them outputs) and a
+** one-token-per-sequence graph (llama_context::sched_reserve); the CPU
+** buffer type aligns tensors to 32 bytes (TENSOR_ALIGNMENT).
 */
 #include "llama_graph.h"
 
@@ -346,7 +347,8 @@ static int lg_attention(lg_ctx *c, uint64_t il, int cur) {
     k = wt_gm_mul(g, wt_gm_rms_norm(g, k), lg_weight(c, hk, 1));
     k = wt_gm_rope(g, k, c->pos, -1);
   } else if ((!(p->features & WT_LG_PARALLEL) || (p->swa != NULL && p->swa[il])) &&
-             !((p->features & WT_LG_NOPE_EVERY_4) && (il + 1) % 4 == 0)) {
+             !((p->features & WT_LG_NOPE_EVERY_4) && (il + 1) % 4 == 0) &&
+             !(p->features & WT_LG_NO_ROPE)) {
     q = wt_gm_rope(g, q, c->pos, -1);
     k = wt_gm_rope(g, k, c->pos, -1);
   }

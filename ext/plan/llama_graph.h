@@ -35,7 +35,7 @@ enum {
 /* How a model's graph departs from llama's, as llama.cpp's builders for
 ** these architectures do (src/models/ARCH.cpp: qwen2, qwen2moe, qwen3,
 ** qwen3moe, granite, gemma, gemma2, gemma3, phi3, cohere2, deci, deepseek2,
-** arcee, smollm3, starcoder2). */
+** arcee, smollm3, starcoder2, orion, baichuan). */
 enum {
   WT_LG_QK_NORM = 1,            /* qwen3: RMS norm of Q and K per head, before RoPE */
   WT_LG_OUTPUT_BIAS = 2,        /* qwen2: a bias added to the logits */
@@ -67,7 +67,8 @@ enum {
   WT_LG_FFN_RELU_SQR = 1 << 24,   /* arcee: FFN = down(relu(up x)^2), no gate */
   WT_LG_NOPE_EVERY_4 = 1 << 25,   /* smollm3: no RoPE in every 4th layer */
   WT_LG_LAYER_NORM = 1 << 26,     /* starcoder2: LayerNorms with a weight and a bias */
-  WT_LG_FFN_GELU = 1 << 27        /* starcoder2: FFN = down(gelu(up x)), no gate */
+  WT_LG_FFN_GELU = 1 << 27,       /* starcoder2: FFN = down(gelu(up x)), no gate */
+  WT_LG_NO_ROPE = 1 << 28         /* baichuan but its 7B (32 layers): no RoPE (ALiBi) */
 };
 
 typedef struct wt_lg_params {
