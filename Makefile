@@ -39,9 +39,10 @@ PATHS_SRC   := $(sort $(wildcard ext/paths/*.c))
 REPORT_SRC  := $(sort $(wildcard ext/report/*.c))
 PLAN_SRC    := $(sort $(wildcard ext/plan/*.c))
 WRITE_SRC   := $(sort $(wildcard ext/write/*.c))
+CONVERT_SRC := $(sort $(wildcard ext/convert/*.c))
 SQL_SRC     := $(sort $(wildcard ext/sql/*.c)) ext/weights.c
 PARSER_SRC  := $(BASE_SRC) $(FORMATS_SRC)
-EXT_SRC     := $(PARSER_SRC) $(DECODE_SRC) $(BYTES_SRC) $(REMOTE_SRC) $(PATHS_SRC) $(PLAN_SRC) $(REPORT_SRC) $(WRITE_SRC) $(SQL_SRC)
+EXT_SRC     := $(PARSER_SRC) $(DECODE_SRC) $(BYTES_SRC) $(REMOTE_SRC) $(PATHS_SRC) $(PLAN_SRC) $(REPORT_SRC) $(WRITE_SRC) $(CONVERT_SRC) $(SQL_SRC)
 EXT_HDR     := $(wildcard ext/*/*.h)
 
 # One object per source, with its header dependencies (-MMD), so that

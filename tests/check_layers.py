@@ -33,7 +33,8 @@ MAY_USE = {
     "remote": {"base", "formats", "bytes"},
     "paths": {"base", "formats", "bytes", "remote"},
     "write": {"base", "formats", "bytes"},
-    "sql": {"base", "formats", "decode", "plan", "report", "bytes", "remote", "paths", "write"},
+    "convert": {"base", "formats", "decode", "bytes", "remote", "paths", "write"},
+    "sql": {"base", "formats", "decode", "plan", "report", "bytes", "remote", "paths", "write", "convert"},
 }
 SQLITE_OK_IN = {"sql"}
 
