@@ -137,8 +137,9 @@ static int gm_can_inplace(wt_gm_op op) {
 
 /* ggml_backend_buft_get_alloc_size: the bytes tensor id takes in buffer b. */
 static uint64_t gm_size(gm_run *r, int b, int id) {
-  uint64_t n = r->bufts[b].alloc_size ? r->bufts[b].alloc_size(r->g, id) : wt_gm_nbytes(r->g, id);
-  if (n > WT_GM_MAX_BYTES)
+  uint64_t n = r->bufts[b].alloc_size ? r->bufts[b].alloc_size(r->g, id, r->bufts[b].ctx)
+                                      : wt_gm_nbytes(r->g, id);
+  if (n > WT_GM_MAX_BYTES || (n == 0 && r->bufts[b].alloc_size && wt_gm_nbytes(r->g, id) != 0))
     r->failed = 1;
   return n;
 }
@@ -283,6 +284,7 @@ int wt_graph_alloc(const wt_graph *g, uint64_t alignment, uint64_t *size) {
   o.node_buf = zeros;
   b.alignment = alignment;
   b.alloc_size = NULL;
+  b.ctx = NULL;
   rc = wt_graph_alloc_n(g, &o, &b, 1, size);
   free(zeros);
   return rc;

@@ -28,10 +28,11 @@ typedef struct wt_alloc_order {
 } wt_alloc_order;
 
 /* What ggml-alloc asks a buffer type: its alignment and the bytes a tensor
-** takes in it (NULL: ggml_nbytes; 0 from alloc_size: too big). */
+** takes in it (NULL: ggml_nbytes; 0 from alloc_size: too big), given ctx. */
 typedef struct wt_alloc_buft {
   uint64_t alignment;
-  uint64_t (*alloc_size)(const wt_graph *g, int t);
+  uint64_t (*alloc_size)(const wt_graph *g, int t, const void *ctx);
+  const void *ctx;
 } wt_alloc_buft;
 
 #define WT_ALLOC_MAX_BUFS 4

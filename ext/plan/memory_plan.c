@@ -122,6 +122,20 @@ static int mp_compute(mp_ctx *x, uint64_t n_vocab) {
   int kq;
   if (!x->known_compute)
     return mp_row(x, -1, "compute", 0, 0, "unknown for this architecture");
+  if (x->exact_compute && x->gpu) { /* the GPU's buffer, then the CPU's */
+    const char *fa = x->fa_asked != WT_FA_AUTO ? "" : x->flash_attn ? " (auto)" : " (auto: off)";
+    int k;
+    for (k = 0; k < 2; k++) {
+      if (mp_row(x, -1, "compute", 1, k ? x->compute_host : x->compute,
+                 "ggml's scheduler's split of llama.cpp's %.*s graph, the %s's part, %llu tokens, "
+                 "flash attention %s%s",
+                 (int)x->arch.n, x->arch.p, k ? "CPU" : "GPU", (unsigned long long)x->n_tokens,
+                 x->flash_attn ? "on" : "off", fa) != 0)
+        return -1;
+      mp_row_dev(x, k ? WT_DEV_HOST : WT_DEV_CUDA);
+    }
+    return 0;
+  }
   if (x->exact_compute)
     return mp_row(x, -1, "compute", 1, x->compute,
                   "ggml-alloc's layout of llama.cpp's %.*s graph on the CPU, %llu tokens, flash "
@@ -181,6 +195,24 @@ void wt_mem_settings_default(wt_mem_settings *s) {
   s->n_ubatch = 512;
   s->flash_attn = WT_FA_AUTO;
   s->cpu = WT_CPU_HOST;
+  s->gpu = WT_GPU_NONE;
+  s->n_gpu_layers = -1;
+  s->cuda_cc = WT_CUDA_CC_DEFAULT;
+  s->op_offload = 1;
+}
+
+/* Which layers llama.cpp offloads (llama_model_base::load_tensors): the
+** last n_gpu_layers of the n_layer + 1, the output layer counting as one;
+** -1 all of them. */
+static void mp_offload(mp_ctx *x, const wt_mem_settings *s) {
+  uint64_t all = x->n_layer + 1, ngl;
+  x->gpu = s->gpu == WT_GPU_CUDA;
+  if (!x->gpu)
+    return;
+  ngl = s->n_gpu_layers < 0 ? all : (uint64_t)s->n_gpu_layers;
+  x->gpu_first = ngl >= all ? 0 : all - ngl; /* i_gpu_start */
+  x->gpu_output = ngl >= 1;
+  x->gpu_full = ngl > x->n_layer;
 }
 
 /* The settings llama_init_from_model (src/llama-context.cpp) refuses, with
@@ -286,8 +318,10 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
     wt_fail(err, "a context of %llu tokens is out of range (1 to 2^40)", (unsigned long long)n_ctx);
     goto fail;
   }
+  x.fa_asked = set.flash_attn;
   if (mp_refused(&x, &set) != 0)
     goto fail;
+  mp_offload(&x, s);
   /* llama.cpp: n_ubatch <= n_batch <= n_ctx as asked, before its padding */
   if (set.n_ubatch > n_ctx)
     set.n_ubatch = n_ctx;
@@ -306,8 +340,11 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
   if (mp_weights(&x, -1) != 0 || mp_map_gap(&x) != 0 || mp_vocab(&x, &n_vocab) != 0 ||
       mp_mul3(&x, n_vocab, set.n_seq, 4, "the output buffer", &outb) != 0 ||
       mp_row(&x, -1, "output", 1, outb, "logits: %llu tokens x %llu sequences, F32",
-             (unsigned long long)n_vocab, (unsigned long long)set.n_seq) != 0 ||
-      mp_compute(&x, n_vocab) != 0)
+             (unsigned long long)n_vocab, (unsigned long long)set.n_seq) != 0)
+    goto fail;
+  /* the output buffer is in the output layer's device's host memory */
+  mp_row_dev(&x, x.gpu_output ? WT_DEV_HOST : WT_DEV_CPU);
+  if (mp_compute(&x, n_vocab) != 0)
     goto fail;
   free(x.w);
   return 0;

@@ -23,8 +23,22 @@
 #include "base/model.h"
 #include "cpu_repack.h"
 
-/* Flash attention: llama.cpp's "auto" turns it on for a model on the CPU. */
+/* Flash attention: llama.cpp's "auto" turns it on for a model on the CPU;
+** beside a GPU, when every layer's attention runs on the layer's device. */
 enum { WT_FA_OFF = 0, WT_FA_ON = 1, WT_FA_AUTO = 2 };
+
+/* The GPU a plan offloads layers to: none (the CPU alone), or one CUDA
+** device (llama.cpp's CUDA build, node-llama-cpp 3.22.1's). */
+enum { WT_GPU_NONE = 0, WT_GPU_CUDA = 1 };
+
+#define WT_CUDA_CC_DEFAULT 900 /* compute capability 9.0 (H100, H200), ggml's way */
+
+/* The names of the buffer types llama.cpp logs, a plan row's device. */
+#define WT_DEV_MAPPED "CPU_Mapped" /* the model file, mapped */
+#define WT_DEV_REPACK "CPU_REPACK" /* the CPU's repacked weights */
+#define WT_DEV_CPU    "CPU"        /* host memory */
+#define WT_DEV_CUDA   "CUDA0"      /* the GPU's memory */
+#define WT_DEV_HOST   "CUDA_Host"  /* pinned host memory, the GPU's host buffer type */
 
 typedef struct wt_mem_settings {
   uint64_t n_ctx;    /* tokens over all sequences; 0 = the model's context_length */
@@ -34,6 +48,12 @@ typedef struct wt_mem_settings {
   uint64_t n_ubatch; /* micro-batch, >= 1 */
   int flash_attn;    /* WT_FA_OFF, WT_FA_ON or WT_FA_AUTO */
   int cpu;           /* WT_CPU_* (cpu_repack.h): whose repack rules apply */
+  int gpu;           /* WT_GPU_NONE or WT_GPU_CUDA */
+  int64_t n_gpu_layers; /* layers offloaded, the output layer counting as one; -1: all */
+  int cuda_cc;       /* the GPU's compute capability (ggml's 100 major + 10 minor) */
+  int op_offload;    /* 1 (llama.cpp's default): CPU weights' large products run on the GPU */
+  int swa_full;      /* 1: the sliding-window cache as large as the full one (llama.cpp's
+                        library default; 0, llama-server's and node-llama-cpp's, the default here) */
   /* Part 1 of a split GGUF: the other parts, parsed, in order (NULL: none
   ** given).  Only their tensor names are read, to know every layer's
   ** tensors; without them a split model's compute buffer is unknown. */
@@ -48,7 +68,8 @@ void wt_mem_settings_default(wt_mem_settings *s);
 #define WT_MEM_DETAIL 160
 
 typedef struct wt_mem_row {
-  int64_t layer;    /* -1: not a layer row (SQL NULL) */
+  int64_t layer;      /* -1: not a layer row (SQL NULL) */
+  const char *device; /* static: the buffer type llama.cpp names it by (WT_DEV_*) */
   const char *part; /* "weights", "repack", "k_cache", "v_cache", "recurrent_state", "output",
                        "compute" */
   uint64_t nbytes;

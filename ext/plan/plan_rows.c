@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "formats/ggml_type.h"
 #include "memory_plan_int.h"
@@ -27,6 +28,9 @@ int mp_row(mp_ctx *x, int64_t layer, const char *part, int known, uint64_t nbyte
   r = &p->rows[p->n_rows++];
   r->layer = layer;
   r->part = part;
+  r->device = strcmp(part, "weights") == 0  ? WT_DEV_MAPPED
+              : strcmp(part, "repack") == 0 ? WT_DEV_REPACK
+                                            : WT_DEV_CPU;
   r->known = known;
   r->nbytes = known ? nbytes : 0;
   r->at_least = 0;
@@ -34,6 +38,24 @@ int mp_row(mp_ctx *x, int64_t layer, const char *part, int known, uint64_t nbyte
   vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
   va_end(ap);
   return 0;
+}
+
+/* The device of the row appended last. */
+void mp_row_dev(mp_ctx *x, const char *device) {
+  if (x->plan->n_rows > 0)
+    x->plan->rows[x->plan->n_rows - 1].device = device;
+}
+
+/* Where llama.cpp puts layer il (-1: the output layer): the GPU for the
+** last n_gpu_layers, the output layer counting as one. */
+int mp_layer_gpu(const mp_ctx *x, int64_t il) {
+  if (!x->gpu)
+    return 0;
+  return il < 0 ? x->gpu_output : (uint64_t)il >= x->gpu_first;
+}
+
+const char *mp_layer_dev(const mp_ctx *x, int64_t il) {
+  return mp_layer_gpu(x, il) ? WT_DEV_CUDA : WT_DEV_CPU;
 }
 
 /* Bytes of n values of ggml type t (a row of a cache), checked. */

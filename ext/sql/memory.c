@@ -41,12 +41,13 @@
 #include "memory.h"
 #include "plan/memory_fit.h"
 #include "plan/memory_plan.h"
+#include "plan/plan_settings.h"
 #include "tables.h"
 #include "vtab.h"
 
 SQLITE_EXTENSION_INIT3
 
-enum { GM_LAYER, GM_PART, GM_NBYTES, GM_AT_LEAST, GM_DETAIL, GM_NCOLS };
+enum { GM_LAYER, GM_PART, GM_NBYTES, GM_AT_LEAST, GM_DETAIL, GM_DEVICE, GM_NCOLS };
 enum { GF_PART, GF_NBYTES, GF_AT_LEAST, GF_FITS, GF_REASON, GF_NCOLS };
 
 #define GM_N_SETTINGS 7 /* n_ctx, type_k, type_v, n_seq, n_ubatch, flash_attn, cpu */
@@ -122,7 +123,36 @@ static int gm_choice(wt_cursor *c, int k, const char *const *choice, const int *
   return SQLITE_ERROR;
 }
 
-/* The settings from the arguments that start at argument k. */
+/* The settings as a JSON object in argument k, the others after it absent
+** or NULL (ask: gguf_fit's budgets, or NULL for gguf_memory). */
+static int gm_json(wt_cursor *c, int k, int n_args, wt_mem_settings *s, wt_fit_ask *ask,
+                   char **pzErr) {
+  char err[WT_SETTINGS_ERR];
+  const char *text = (const char *)sqlite3_value_text(c->args[k]);
+  int i;
+  for (i = k + 1; i < n_args; i++)
+    if (c->args[i] != NULL && sqlite3_value_type(c->args[i]) != SQLITE_NULL) {
+      *pzErr = sqlite3_mprintf("%s(): settings given as a JSON object take no %s argument after "
+                               "them", c->def->name, c->def->arg_names[i]);
+      return SQLITE_ERROR;
+    }
+  if (wt_settings_parse(text, (size_t)sqlite3_value_bytes(c->args[k]), s, ask, err,
+                        sizeof(err)) != 0) {
+    *pzErr = sqlite3_mprintf("%s(): %s", c->def->name, err);
+    return SQLITE_ERROR;
+  }
+  return SQLITE_OK;
+}
+
+/* Whether argument k is text holding a JSON object. */
+static int gm_is_json(wt_cursor *c, int k) {
+  sqlite3_value *v = c->args[k];
+  return v != NULL && sqlite3_value_type(v) == SQLITE_TEXT &&
+         wt_settings_is_json((const char *)sqlite3_value_text(v), (size_t)sqlite3_value_bytes(v));
+}
+
+/* The settings from the arguments that start at argument k: a JSON object
+** there, or the positional list. */
 static int gm_settings(wt_cursor *c, int k, wt_mem_settings *s, char **pzErr) {
   static const char *const fa_names[] = {"auto", "on", "off", "1", "0", NULL};
   static const int fa_vals[] = {WT_FA_AUTO, WT_FA_ON, WT_FA_OFF, WT_FA_ON, WT_FA_OFF};
@@ -130,6 +160,8 @@ static int gm_settings(wt_cursor *c, int k, wt_mem_settings *s, char **pzErr) {
   static const int cpu_vals[] = {WT_CPU_HOST, WT_CPU_AVX512, WT_CPU_AVX2, WT_CPU_NONE};
   int rc;
   wt_mem_settings_default(s);
+  if (gm_is_json(c, k))
+    return gm_json(c, k, c->def->n_args, s, NULL, pzErr);
   if ((rc = gm_count(c, k, 0, 1, &s->n_ctx, pzErr)) != SQLITE_OK ||
       (rc = gm_type(c, k + 1, &s->type_k, pzErr)) != SQLITE_OK ||
       (rc = gm_type(c, k + 2, &s->type_v, pzErr)) != SQLITE_OK ||
@@ -247,6 +279,9 @@ static int gm_column(wt_cursor *c, sqlite3_context *ctx, int col) {
   case GM_DETAIL:
     sqlite3_result_text(ctx, r->detail, -1, SQLITE_TRANSIENT);
     break;
+  case GM_DEVICE:
+    sqlite3_result_text(ctx, r->device, -1, SQLITE_STATIC);
+    break;
   }
   return SQLITE_OK;
 }
@@ -254,7 +289,7 @@ static int gm_column(wt_cursor *c, sqlite3_context *ctx, int col) {
 const wt_table_def wt_gguf_memory_table = {
     .name = "gguf_memory",
     .schema = "CREATE TABLE x(layer INTEGER, part TEXT, nbytes INTEGER, at_least INTEGER,"
-              " detail TEXT, path HIDDEN,"
+              " detail TEXT, device TEXT, path HIDDEN,"
               " n_ctx HIDDEN, type_k HIDDEN, type_v HIDDEN, n_seq HIDDEN, n_ubatch HIDDEN,"
               " flash_attn HIDDEN, cpu HIDDEN, file HIDDEN)",
     .format = WT_FORMAT_GGUF,
