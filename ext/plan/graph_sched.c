@@ -38,6 +38,7 @@
 
 #include "cuda_ops.h"
 #include "graph_alloc.h"
+#include "graph_fuse.h"
 
 #define GS_CPU_ALIGN 32 /* the CUDA_Host buffer type's alignment: the CPU's */
 
@@ -58,6 +59,7 @@ typedef struct gs_ctx {
   int cap;          /* entries of bid (and of copy / WT_SCHED_N) */
   gs_split *splits;
   int n_splits;
+  wt_fuse_deps deps; /* the CUDA backend's: tensors kept until a later node */
 } gs_ctx;
 
 /* ========================== What each backend says ========================= */
@@ -275,6 +277,7 @@ static int gs_grow(gs_ctx *c) {
 
 static void gs_free(gs_ctx *c) {
   int i;
+  wt_fuse_deps_free(&c->deps);
   for (i = 0; i < c->n_splits; i++)
     free(c->splits[i].inputs);
   free(c->splits);
@@ -360,6 +363,17 @@ static int gs_foreign_weight(const gs_ctx *c, int t, int b) {
   return 0;
 }
 
+/* The CUDA backend's fusions in each of the GPU's splits (graph_fuse.h),
+** with ggml's use counts of the graph as built (use). */
+static int gs_fusions(gs_ctx *c, const int *use) {
+  int i;
+  for (i = 0; i < c->n_splits; i++)
+    if (c->splits[i].backend == WT_SCHED_GPU &&
+        wt_cuda_fusion_deps(c->g, c->splits[i].first, c->splits[i].end, use, &c->deps) != 0)
+      return -1;
+  return 0;
+}
+
 /* Cut the graph into splits and point each node at the copies of the
 ** sources its backend cannot read. */
 static int gs_split_graph(gs_ctx *c) {
@@ -419,7 +433,7 @@ static int gs_layout(gs_ctx *c, uint64_t sizes[WT_SCHED_N]) {
   wt_alloc_order o;
   wt_alloc_buft bufts[WT_SCHED_N];
   int *nodes = NULL, *node_buf = NULL, *leaf_buf = NULL, n = 0, cap, i, j, k, rc = -1;
-  cap = g->n_nodes;
+  cap = g->n_nodes + c->deps.n; /* (a node for at most each kept tensor) */
   for (i = 0; i < c->n_splits; i++)
     cap += 2 * c->splits[i].n_inputs;
   nodes = malloc((size_t)(cap + 1) * sizeof(*nodes));
@@ -439,8 +453,21 @@ static int gs_layout(gs_ctx *c, uint64_t sizes[WT_SCHED_N]) {
       node_buf[n++] = s->backend;
     }
     for (k = s->first; k < s->end; k++) {
+      int d, m = 0, dep = -1;
       nodes[n] = g->nodes[k];
       node_buf[n++] = c->bid[g->nodes[k]];
+      /* the tensors kept until this node: views of them, ten a node */
+      for (d = 0; d < c->deps.n; d++) {
+        if (c->deps.d[d].until != g->nodes[k])
+          continue;
+        if (m % WT_GM_MAX_SRC == 0) {
+          if ((dep = wt_gm_view_of(g, c->deps.d[d].keep)) < 0 || gs_grow(c) != 0)
+            goto done;
+          nodes[n] = dep;
+          node_buf[n++] = s->backend;
+        }
+        g->t[dep].src[m++ % WT_GM_MAX_SRC] = c->deps.d[d].keep;
+      }
     }
   }
   for (i = 0; i < g->n_leafs; i++)
@@ -465,16 +492,31 @@ done:
   return rc;
 }
 
+/* ggml's use counts: how many sources of the graph's nodes each tensor is. */
+static int *gs_use_counts(const wt_graph *g) {
+  int *use = calloc((size_t)g->n_t + 1, sizeof(*use)), k, i;
+  for (k = 0; use != NULL && k < g->n_nodes; k++)
+    for (i = 0; i < WT_GM_MAX_SRC; i++)
+      if (g->t[g->nodes[k]].src[i] >= 0)
+        use[g->t[g->nodes[k]].src[i]]++;
+  return use;
+}
+
 int wt_sched_reserve(wt_graph *g, const wt_sched_params *p, uint64_t sizes[WT_SCHED_N]) {
   gs_ctx c;
-  int rc = gs_init(&c, g, p);
+  int rc = gs_init(&c, g, p), *use = NULL;
   sizes[WT_SCHED_GPU] = sizes[WT_SCHED_CPU] = 0;
   if (rc == 0)
     rc = gs_place(&c);
+  if (rc == 0 && (use = gs_use_counts(g)) == NULL)
+    rc = -1;
   if (rc == 0)
     rc = gs_split_graph(&c);
   if (rc == 0)
+    rc = gs_fusions(&c, use);
+  if (rc == 0)
     rc = gs_layout(&c, sizes);
+  free(use);
   gs_free(&c);
   return rc;
 }
