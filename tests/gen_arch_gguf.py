@@ -532,7 +532,8 @@ def hostile():
 def shapes():
     """Header-only files with the hyperparameters of real models (no
     tensors): real models' shapes (Llama-3-8B, ...) for the planner's worked
-    examples in tests/memory.test."""
+    examples in tests/memory.test; written without a vocabulary (their
+    vocab_size says its size), which would make them vocabulary-only files."""
     out = {}
     kvs = header("llama", 32, 4096, 14336, 32, 8, ctx=8192)
     out["shape-llama3-8b"] = (kvs + [("llama.vocab_size", T_U32, 128256)], [])
@@ -570,7 +571,10 @@ def main():
     models.update(hostile())
     models.update(shapes())
     for seed, (name, (kvs, t)) in enumerate(sorted(models.items())):
-        write_gguf(os.path.join(d, "tiny-%s.gguf" % name), kvs + vocab(), t, seed)
+        # (a shape holds no tensors: with a vocabulary it would be a
+        # vocabulary-only GGUF, which the planner does not plan)
+        voc = [] if name.startswith("shape-") else vocab()
+        write_gguf(os.path.join(d, "tiny-%s.gguf" % name), kvs + voc, t, seed)
     # llama's tensors and keys under architectures whose KV cache llama.cpp
     # sizes as llama's (granite needs its logit scale)
     kvs, t = dense("mistral3")

@@ -138,6 +138,7 @@ int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t
                (unsigned long long)nk, where, mla ? ", MLA latent + rope" : "") != 0)
       goto done;
     mp_row_dev(x, mp_layer_dev(x, (int64_t)il));
+    x->plan->rows[x->plan->n_rows - 1].buffer = swa ? WT_BUF_KV_SWA : WT_BUF_KV;
     /* (rc stays -1 until the last layer is done: an error on any layer
     ** is the plan's error, not a plan cut short.) */
     if (mla ? mp_row(x, (int64_t)il, "v_cache", 1, 0,
@@ -149,6 +150,7 @@ int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t
                      where))
       goto done;
     mp_row_dev(x, mp_layer_dev(x, (int64_t)il));
+    x->plan->rows[x->plan->n_rows - 1].buffer = swa ? WT_BUF_KV_SWA : WT_BUF_KV;
   }
   {
     mp_attn_shape shape;

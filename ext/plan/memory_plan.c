@@ -159,31 +159,78 @@ static int mp_compute(mp_ctx *x, uint64_t n_vocab) {
   return 0;
 }
 
-/* A later part of a split GGUF (gguf-split writes the metadata into the
-** first part only): the weights rows of the tensors it holds. */
-static int mp_split_part(mp_ctx *x) {
+/* The weights rows of the tensors of a later part of a split GGUF
+** (gguf-split writes the metadata into the first part only), whose layer
+** count is x->n_layer or, planned alone, what its tensors show. */
+static int mp_part_weights(mp_ctx *x) {
   uint64_t il;
   size_t i;
+  int rc = -1;
   for (i = 0; i < x->m->n_tensors; i++) {
     int64_t tl = mp_tensor_layer(&x->m->tensors[i]);
     if (tl >= 0 && (uint64_t)tl >= x->n_layer)
       x->n_layer = (uint64_t)tl + 1;
   }
   if (mp_sum_weights(x) != 0)
-    goto fail;
-  for (il = 0; il < x->n_layer; il++)
-    if ((x->nw[il] != 0 || x->nrp[il] != 0) && mp_weights(x, (int64_t)il) != 0)
-      goto fail;
-  if ((x->nw[x->n_layer] != 0 || x->nrp[x->n_layer] != 0) && mp_weights(x, -1) != 0)
-    goto fail;
-  if (mp_map_gap(x) != 0)
-    goto fail;
+    goto done;
+  for (il = 0; il <= x->n_layer; il++)
+    if ((x->nw[il] != 0 || x->nrp[il] != 0 || x->ncw[il] != 0) &&
+        mp_weights(x, il < x->n_layer ? (int64_t)il : -1) != 0)
+      goto done;
+  rc = mp_map_gap(x);
+done:
   free(x->w);
-  return 0;
-fail:
-  free(x->w);
+  x->w = NULL;
+  return rc;
+}
+
+/* A later part planned alone. */
+static int mp_split_part(mp_ctx *x) {
+  if (mp_part_weights(x) == 0)
+    return 0;
   wt_mem_plan_free(x->plan);
   return -1;
+}
+
+/* Part 1 of a split GGUF planned with its other parts: their weights rows,
+** on the devices part 1's settings give their layers. */
+static int mp_other_parts(const mp_ctx *x, const wt_mem_settings *s) {
+  size_t k;
+  for (k = 0; s->with_parts_weights && s->parts != NULL && k < s->n_parts; k++) {
+    mp_ctx y = *x;
+    y.m = s->parts[k];
+    y.data = NULL; /* (only tensor names and shapes are read) */
+    y.w = NULL;
+    if (mp_part_weights(&y) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+/* A file that is not a model llama.cpp runs on its own, as
+** weights_models() tells them apart (paths/model_kind.c): 1 with the reason
+** in x->err, or 0. */
+static int mp_not_a_model(mp_ctx *x) {
+  const wt_meta *kv = mp_find(x, "general.type", 1);
+  gguf_scalar v;
+  wt_str type = {"", 0};
+  if (kv != NULL && kv->type == GGUF_TYPE_STRING && mp_scalar(x, kv, &v) == 0)
+    type = v.s;
+  if ((type.n == 6 && memcmp(type.p, "mmproj", 6) == 0) ||
+      (x->arch.n == 4 && memcmp(x->arch.p, "clip", 4) == 0))
+    return wt_fail(x->err, "a vision projector (mmproj), which llama.cpp loads beside a model, "
+                           "not as one"),
+           1;
+  if ((type.n == 7 && memcmp(type.p, "adapter", 7) == 0) ||
+      (x->arch.n == 13 && memcmp(x->arch.p, "controlvector", 13) == 0))
+    return wt_fail(x->err, "an adapter, which llama.cpp applies to a model, not a model"), 1;
+  if (type.n == 7 && memcmp(type.p, "imatrix", 7) == 0)
+    return wt_fail(x->err, "an importance matrix, not a model"), 1;
+  if (x->m->n_tensors == 0 && mp_find(x, "tokenizer.ggml.model", 1) != NULL)
+    return wt_fail(x->err, "a vocabulary-only GGUF (no tensors): llama.cpp loads no model "
+                           "from it"),
+           1;
+  return 0;
 }
 
 /* ================================ The plan ================================ */
@@ -300,9 +347,15 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
     return wt_fail(err, "n_seq and n_ubatch must be at least 1");
   if (mp_find(&x, "general.architecture", 1) == NULL && mp_find(&x, "split.no", 1) != NULL)
     return mp_split_part(&x);
-  if (mp_arch_name(&x) != 0 || mp_uint(&x, "block_count", 1, 0, &x.n_layer, NULL) != 0 ||
+  if (mp_arch_name(&x) != 0)
+    goto fail;
+  if (mp_not_a_model(&x) != 0)
+    return 1;
+  if (mp_uint(&x, "block_count", 1, 0, &x.n_layer, NULL) != 0 ||
       mp_uint(&x, "context_length", 1, 0, &n_ctx, NULL) != 0)
     goto fail;
+  out->n_layer = x.n_layer;
+  out->n_ctx_train = n_ctx;
   if (x.n_layer == 0) { /* nothing to plan; layer 0's head count would be read past the end */
     wt_fail(err, "key '%.*s.block_count' is 0: a model without layers", (int)x.arch.n, x.arch.p);
     goto fail;
@@ -344,7 +397,7 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
     goto fail;
   /* the output buffer is in the output layer's device's host memory */
   mp_row_dev(&x, x.gpu_output ? WT_DEV_HOST : WT_DEV_CPU);
-  if (mp_compute(&x, n_vocab) != 0)
+  if (mp_compute(&x, n_vocab) != 0 || mp_other_parts(&x, &set) != 0)
     goto fail;
   free(x.w);
   return 0;

@@ -59,6 +59,8 @@ typedef struct wt_mem_settings {
   ** tensors; without them a split model's compute buffer is unknown. */
   const wt_model *const *parts;
   size_t n_parts;
+  int with_parts_weights; /* 1: part 1's plan adds the weights rows of the other parts (the
+                             whole model's memory in one plan: gguf_fit, and any GPU plan) */
 } wt_mem_settings;
 
 /* llama.cpp's defaults: context_length, f16, 1 sequence, 512, FA auto;
@@ -67,9 +69,16 @@ void wt_mem_settings_default(wt_mem_settings *s);
 
 #define WT_MEM_DETAIL 160
 
+/* Which of llama.cpp's buffers a row is part of (a device's buffers of one
+** kind are one allocation each: the model's, each KV cache's, ...). */
+enum { WT_BUF_MODEL = 0, WT_BUF_KV, WT_BUF_KV_SWA, WT_BUF_STATE, WT_BUF_OUTPUT, WT_BUF_COMPUTE };
+
 typedef struct wt_mem_row {
   int64_t layer;      /* -1: not a layer row (SQL NULL) */
   const char *device; /* static: the buffer type llama.cpp names it by (WT_DEV_*) */
+  int buffer;         /* WT_BUF_* */
+  int mapped_only;    /* 1: bytes of the mapped file that are read once or never (padding, the
+                         pages of tensors repacked or offloaded): not resident memory */
   const char *part; /* "weights", "repack", "k_cache", "v_cache", "recurrent_state", "output",
                        "compute" */
   uint64_t nbytes;
@@ -81,11 +90,16 @@ typedef struct wt_mem_row {
 typedef struct wt_mem_plan {
   wt_mem_row *rows; /* malloc'd */
   size_t n_rows, cap;
+  uint64_t n_layer;     /* the model's layers */
+  uint64_t n_ctx_train; /* its context_length */
 } wt_mem_plan;
 
 /* Plan the memory of model m (a GGUF) whose metadata values are read from
 ** data (the header bytes, as gguf_value.h's cursor reads them).  Returns 0
-** with *out filled (free it with wt_mem_plan_free), or -1 with err set. */
+** with *out filled (free it with wt_mem_plan_free), -1 with err set, or 1
+** with the reason in err when the file is not a model llama.cpp runs on
+** its own (a vision projector, an adapter, an importance matrix, a
+** vocabulary without tensors): nothing to plan. */
 int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_settings *s,
                    wt_mem_plan *out, wt_error *err);
 

@@ -174,10 +174,14 @@ int mp_sum_weights(mp_ctx *x) {
 int mp_map_gap(mp_ctx *x) {
   uint64_t kept = 0, k, n_gap = 0;
   size_t i;
-  if (x->map_unknown)
-    return mp_row(x, -1, "weights", 0, 0,
-                  "unknown: the span llama.cpp maps depends on which tensors it repacks, and its "
-                  "rules for this CPU are not known");
+  if (x->map_unknown) {
+    if (mp_row(x, -1, "weights", 0, 0,
+               "unknown: the span llama.cpp maps depends on which tensors it repacks, and its "
+               "rules for this CPU are not known") != 0)
+      return -1;
+    x->plan->rows[x->plan->n_rows - 1].mapped_only = 1;
+    return 0;
+  }
   if (x->map_first >= x->map_last)
     return 0;
   /* (tensors that overlap in a hostile file can add up past the span) */
@@ -194,11 +198,14 @@ int mp_map_gap(mp_ctx *x) {
         t->offset < x->map_last && t->offset + t->nbytes > x->map_first)
       n_gap++;
   }
-  return mp_row(x, -1, "weights", 1, x->map_last - x->map_first - kept,
-                "the rest of the mapped span (bytes %llu to %llu of the file): padding and %llu "
-                "%s tensors",
-                (unsigned long long)x->map_first, (unsigned long long)x->map_last,
-                (unsigned long long)n_gap, x->gpu ? "offloaded" : "repacked");
+  if (mp_row(x, -1, "weights", 1, x->map_last - x->map_first - kept,
+             "the rest of the mapped span (bytes %llu to %llu of the file): padding and %llu "
+             "%s tensors",
+             (unsigned long long)x->map_first, (unsigned long long)x->map_last,
+             (unsigned long long)n_gap, x->gpu ? "offloaded" : "repacked") != 0)
+    return -1;
+  x->plan->rows[x->plan->n_rows - 1].mapped_only = 1;
+  return 0;
 }
 
 /* The repack row of layer k (index n_layer: outside the layers), when

@@ -32,6 +32,7 @@
 ** Layer: sql.
 */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -39,6 +40,7 @@
 #include "bytes/cache.h"
 #include "formats/ggml_type.h"
 #include "memory.h"
+#include "plan/fit_search.h"
 #include "plan/memory_fit.h"
 #include "plan/memory_plan.h"
 #include "plan/plan_settings.h"
@@ -48,7 +50,17 @@
 SQLITE_EXTENSION_INIT3
 
 enum { GM_LAYER, GM_PART, GM_NBYTES, GM_AT_LEAST, GM_DETAIL, GM_DEVICE, GM_NCOLS };
-enum { GF_PART, GF_NBYTES, GF_AT_LEAST, GF_FITS, GF_REASON, GF_NCOLS };
+enum {
+  GF_PART,
+  GF_NBYTES,
+  GF_AT_LEAST,
+  GF_FITS,
+  GF_REASON,
+  GF_MEMORY,
+  GF_CONTEXT,
+  GF_GPU_LAYERS,
+  GF_NCOLS
+};
 
 #define GM_N_SETTINGS 7 /* n_ctx, type_k, type_v, n_seq, n_ubatch, flash_attn, cpu */
 
@@ -208,59 +220,122 @@ static int gm_other_parts(wt_cursor *c, wt_source ***out, size_t *n) {
   return SQLITE_OK;
 }
 
-/* The plan of the current file for the settings from argument k on. */
-static int gm_plan(wt_cursor *c, int k, wt_mem_plan *plan, char **pzErr) {
-  wt_mem_settings s;
-  wt_error err;
-  wt_source **parts;
-  const wt_model **models = NULL;
-  size_t n, i;
-  int rc = gm_settings(c, k, &s, pzErr);
-  if (rc != SQLITE_OK || (rc = gm_other_parts(c, &parts, &n)) != SQLITE_OK)
-    return rc;
-  if (n > 0 && (models = sqlite3_malloc64(n * sizeof(*models))) == NULL)
-    rc = SQLITE_NOMEM;
-  for (i = 0; models != NULL && i < n; i++)
-    models[i] = &parts[i]->model;
-  s.parts = models;
-  s.n_parts = models != NULL ? n : 0;
-  if (rc == SQLITE_OK && wt_memory_plan(&c->src->model, gm_header_bytes(c), &s, plan, &err) != 0) {
-    *pzErr = wt_error_message(c->def->name, c->src->path, err.msg);
-    rc = SQLITE_ERROR;
-  }
-  for (i = 0; i < n; i++)
-    wt_source_release(parts[i]);
-  sqlite3_free(parts);
-  sqlite3_free(models);
-  return rc;
+/* Whether the current file is a later part of a split GGUF whose part 1
+** is read too (and plans the whole model). */
+static int gm_later_part(wt_cursor *c) {
+  const wt_pathlist *l = &c->paths;
+  const wt_path_model *m;
+  if (c->cur >= l->n || l->files[c->cur].model >= l->n_models)
+    return 0;
+  m = &l->models[l->files[c->cur].model];
+  return m->is_split && m->n_parts >= 2 && m->parts[0] != c->cur;
 }
 
-/* start_file of gguf_memory(): plan the file's memory. */
-static int gm_start(wt_cursor *c, char **pzErr) {
-  wt_mem_plan *plan = sqlite3_malloc(sizeof(*plan));
+/* The other parts of a split model, open while a plan reads them. */
+typedef struct gm_parts {
+  wt_source **src;
+  const wt_model **models;
+  size_t n;
+} gm_parts;
+
+/* Open the current file's other parts into *p and point s at them. */
+static int gm_parts_open(wt_cursor *c, wt_mem_settings *s, gm_parts *p) {
+  size_t i;
   int rc;
-  if (plan == NULL)
+  memset(p, 0, sizeof(*p));
+  if ((rc = gm_other_parts(c, &p->src, &p->n)) != SQLITE_OK)
+    return rc;
+  if (p->n > 0 && (p->models = sqlite3_malloc64(p->n * sizeof(*p->models))) == NULL)
     return SQLITE_NOMEM;
-  if ((rc = gm_plan(c, 1, plan, pzErr)) != SQLITE_OK) {
-    sqlite3_free(plan);
+  for (i = 0; p->models != NULL && i < p->n; i++)
+    p->models[i] = &p->src[i]->model;
+  s->parts = p->models;
+  s->n_parts = p->models != NULL ? p->n : 0;
+  return SQLITE_OK;
+}
+
+static void gm_parts_close(gm_parts *p) {
+  size_t i;
+  for (i = 0; i < p->n; i++)
+    wt_source_release(p->src[i]);
+  sqlite3_free(p->src);
+  sqlite3_free(p->models);
+}
+
+/* What a plan's return p makes of the current file: an error (-1), none
+** (0), or a file that is not a model: *not_a_model and the reason. */
+static int gm_outcome(wt_cursor *c, int p, const wt_error *err, int *not_a_model, char *reason,
+                      size_t n, char **pzErr) {
+  if (p < 0) {
+    *pzErr = wt_error_message(c->def->name, c->src->path, err->msg);
+    return SQLITE_ERROR;
+  }
+  if (p > 0) {
+    *not_a_model = 1;
+    snprintf(reason, n, "cannot say: %s", err->msg);
+  }
+  return SQLITE_OK;
+}
+
+/* gguf_memory()'s state: the plan, or why the file has none. */
+typedef struct gm_state {
+  wt_mem_plan plan;
+  int not_a_model;
+  char reason[WT_ERROR_MAX + 16];
+} gm_state;
+
+/* start_file of gguf_memory(): plan the file's memory.  With a GPU, part 1
+** of a split GGUF plans every part's weights (their layers' devices are
+** part 1's to say) and the later parts give no rows; a file that is not a
+** model llama.cpp runs gives one row that says why, not an error. */
+static int gm_start(wt_cursor *c, char **pzErr) {
+  gm_state *st;
+  wt_mem_settings s;
+  wt_error err;
+  gm_parts parts;
+  int rc = gm_settings(c, 1, &s, pzErr), p;
+  if (rc != SQLITE_OK)
+    return rc;
+  if (s.gpu != WT_GPU_NONE && gm_later_part(c)) {
+    c->n_rows = 0;
+    return SQLITE_OK;
+  }
+  s.with_parts_weights = s.gpu != WT_GPU_NONE;
+  if ((st = sqlite3_malloc(sizeof(*st))) == NULL)
+    return SQLITE_NOMEM;
+  memset(st, 0, sizeof(*st));
+  if ((rc = gm_parts_open(c, &s, &parts)) == SQLITE_OK) {
+    p = wt_memory_plan(&c->src->model, gm_header_bytes(c), &s, &st->plan, &err);
+    rc = gm_outcome(c, p, &err, &st->not_a_model, st->reason, sizeof(st->reason), pzErr);
+  }
+  gm_parts_close(&parts);
+  if (rc != SQLITE_OK) {
+    sqlite3_free(st);
     return rc;
   }
-  c->state = plan;
-  c->n_rows = (sqlite3_int64)plan->n_rows;
+  c->state = st;
+  c->n_rows = st->not_a_model ? 1 : (sqlite3_int64)st->plan.n_rows;
   return SQLITE_OK;
 }
 
 /* end_file of gguf_memory(): free the plan. */
 static void gm_end(wt_cursor *c) {
   if (c->state != NULL)
-    wt_mem_plan_free(c->state);
+    wt_mem_plan_free(&((gm_state *)c->state)->plan);
   wt_free_state(c);
   c->state = NULL;
 }
 
 /* Column of gguf_memory(). */
 static int gm_column(wt_cursor *c, sqlite3_context *ctx, int col) {
-  const wt_mem_row *r = &((wt_mem_plan *)c->state)->rows[c->row];
+  const gm_state *st = c->state;
+  const wt_mem_row *r;
+  if (st->not_a_model) { /* every column NULL but the reason */
+    if (col == GM_DETAIL)
+      sqlite3_result_text(ctx, st->reason, -1, SQLITE_TRANSIENT);
+    return SQLITE_OK;
+  }
+  r = &st->plan.rows[c->row];
   switch (col) {
   case GM_LAYER:
     if (r->layer >= 0)
@@ -297,56 +372,136 @@ const wt_table_def wt_gguf_memory_table = {
     .n_args = 1 + GM_N_SETTINGS,
     .n_required = 1,
     .arg_names = gm_args,
-    .usage = "path [, n_ctx [, type_k [, type_v [, n_seq [, n_ubatch [, flash_attn [, cpu]]]]]]]",
+    .usage = "path [, settings | n_ctx [, type_k [, type_v [, n_seq [, n_ubatch [, flash_attn"
+             " [, cpu]]]]]]]",
     .start_file = gm_start,
     .column = gm_column,
     .end_file = gm_end,
 };
 
-/* start_file of gguf_fit(): plan the file's memory and add it up. */
-static int gf_start(wt_cursor *c, char **pzErr) {
-  wt_mem_plan plan;
-  wt_mem_fit *st;
-  uint64_t budget;
+/* gguf_fit()'s state: the answer, the question's shape, or why none. */
+typedef struct gf_state {
+  wt_fit_answer ans;
+  int json;        /* asked with settings as JSON: a last row 'answer' */
+  int not_a_model; /* one row 'total' that says why */
+  char reason[WT_ERROR_MAX + 16];
+} gf_state;
+
+/* gguf_fit()'s budgets and settings: a JSON object in argument 1, or a
+** budget there (NULL an error) and the positional settings after it. */
+static int gf_ask(wt_cursor *c, wt_mem_settings *s, wt_fit_budget *b, int *json, int *want_layers,
+                  int *want_ctx, char **pzErr) {
+  sqlite3_value *v = c->args[1];
+  wt_fit_ask ask;
   int rc;
-  if ((rc = gm_count(c, 1, 0, 0, &budget, pzErr)) != SQLITE_OK)
-    return rc;
-  if ((rc = gm_plan(c, 2, &plan, pzErr)) != SQLITE_OK)
-    return rc;
-  st = sqlite3_malloc(sizeof(*st));
-  if (st == NULL) {
-    wt_mem_plan_free(&plan);
-    return SQLITE_NOMEM;
+  memset(b, 0, sizeof(*b));
+  *want_layers = *want_ctx = 0;
+  *json = gm_is_json(c, 1);
+  if (*json) {
+    wt_mem_settings_default(s);
+    if ((rc = gm_json(c, 1, c->def->n_args, s, &ask, pzErr)) != SQLITE_OK)
+      return rc;
+    if (!ask.has_ram && !ask.has_vram) {
+      *pzErr = sqlite3_mprintf("gguf_fit(): give a budget: 'ram' and/or 'vram', in bytes");
+      return SQLITE_ERROR;
+    }
+    b->has[WT_FIT_RAM] = ask.has_ram;
+    b->bytes[WT_FIT_RAM] = ask.ram;
+    b->has[WT_FIT_VRAM] = ask.has_vram;
+    b->bytes[WT_FIT_VRAM] = ask.vram;
+    *want_layers = !ask.has_layers;
+    *want_ctx = !ask.has_ctx;
+    return SQLITE_OK;
   }
-  wt_mem_fit_add_up(&plan, budget, st);
-  wt_mem_plan_free(&plan);
+  if (v == NULL || sqlite3_value_type(v) == SQLITE_NULL) {
+    *pzErr = sqlite3_mprintf("gguf_fit(): budget_bytes is NULL: give the bytes of memory the "
+                             "model may take (or settings as a JSON object with 'ram', 'vram')");
+    return SQLITE_ERROR;
+  }
+  if ((rc = gm_count(c, 1, 0, 0, &b->bytes[WT_FIT_RAM], pzErr)) != SQLITE_OK)
+    return rc;
+  b->has[WT_FIT_RAM] = 1;
+  return gm_settings(c, 2, s, pzErr);
+}
+
+/* start_file of gguf_fit(): plan the file's memory (the setting asked, or
+** the one the search finds) and add it up; part 1 of a split GGUF with
+** every part's weights (the table reads part 1 only). */
+static int gf_start(wt_cursor *c, char **pzErr) {
+  gf_state *st;
+  wt_mem_settings s;
+  wt_fit_budget b;
+  wt_error err;
+  gm_parts parts;
+  int rc, want_layers, want_ctx, p;
+  if ((st = sqlite3_malloc(sizeof(*st))) == NULL)
+    return SQLITE_NOMEM;
+  memset(st, 0, sizeof(*st));
+  rc = gf_ask(c, &s, &b, &st->json, &want_layers, &want_ctx, pzErr);
+  if (rc == SQLITE_OK) {
+    s.with_parts_weights = 1;
+    rc = gm_parts_open(c, &s, &parts);
+    if (rc == SQLITE_OK) {
+      p = wt_fit_search(&c->src->model, gm_header_bytes(c), &s, want_layers, want_ctx, &b,
+                        &st->ans, &err);
+      rc = gm_outcome(c, p, &err, &st->not_a_model, st->reason, sizeof(st->reason), pzErr);
+    }
+    gm_parts_close(&parts);
+  }
+  if (rc != SQLITE_OK) {
+    sqlite3_free(st);
+    return rc;
+  }
   c->state = st;
-  c->n_rows = st->n;
+  c->n_rows = st->not_a_model ? 1 : st->ans.fit.n + st->json;
   return SQLITE_OK;
 }
 
-/* Column of gguf_fit(). */
+/* Column of gguf_fit(): a part's row, a memory's total or mapped span, or
+** (settings as JSON) the last row 'answer': every memory fits. */
 static int gf_column(wt_cursor *c, sqlite3_context *ctx, int col) {
-  const wt_mem_fit *st = c->state;
+  const gf_state *st = c->state;
+  const wt_fit_answer *a = &st->ans;
+  const wt_fit_row *r = !st->not_a_model && c->row < a->fit.n ? &a->fit.rows[c->row] : NULL;
+  if (st->not_a_model) {
+    if (col == GF_PART)
+      sqlite3_result_text(ctx, "total", -1, SQLITE_STATIC);
+    else if (col == GF_REASON)
+      sqlite3_result_text(ctx, st->reason, -1, SQLITE_TRANSIENT);
+    return SQLITE_OK;
+  }
   switch (col) {
   case GF_PART:
-    sqlite3_result_text(ctx, st->rows[c->row].part, -1, SQLITE_STATIC);
+    sqlite3_result_text(ctx, r ? r->part : "answer", -1, SQLITE_STATIC);
     break;
   case GF_NBYTES:
-    if (st->rows[c->row].known)
-      wt_result_u64(ctx, st->rows[c->row].nbytes);
+    if (r && r->known)
+      wt_result_u64(ctx, r->nbytes);
     break;
   case GF_AT_LEAST:
-    if (st->rows[c->row].at_least_ok)
-      wt_result_u64(ctx, st->rows[c->row].at_least);
+    if (r && r->at_least_ok)
+      wt_result_u64(ctx, r->at_least);
     break;
   case GF_FITS:
-    if (st->rows[c->row].fits >= 0)
-      sqlite3_result_int(ctx, st->rows[c->row].fits);
+    if (r ? r->fits >= 0 : a->fit.fits >= 0)
+      sqlite3_result_int(ctx, r ? r->fits : a->fit.fits);
     break;
   case GF_REASON:
-    if (st->rows[c->row].reason[0])
-      sqlite3_result_text(ctx, st->rows[c->row].reason, -1, SQLITE_TRANSIENT);
+    if (r == NULL)
+      sqlite3_result_text(ctx, a->fit.reason, -1, SQLITE_TRANSIENT);
+    else if (r->reason[0])
+      sqlite3_result_text(ctx, r->reason, -1, SQLITE_TRANSIENT);
+    break;
+  case GF_MEMORY:
+    if (r)
+      sqlite3_result_text(ctx, wt_fit_memory_name(r->memory), -1, SQLITE_STATIC);
+    break;
+  case GF_CONTEXT:
+    wt_result_u64(ctx, a->n_ctx);
+    break;
+  case GF_GPU_LAYERS:
+    if (a->n_gpu_layers >= 0)
+      sqlite3_result_int64(ctx, a->n_gpu_layers);
     break;
   }
   return SQLITE_OK;
@@ -355,15 +510,16 @@ static int gf_column(wt_cursor *c, sqlite3_context *ctx, int col) {
 const wt_table_def wt_gguf_fit_table = {
     .name = "gguf_fit",
     .schema = "CREATE TABLE x(part TEXT, nbytes INTEGER, at_least INTEGER, fits INTEGER,"
-              " reason TEXT, path HIDDEN,"
+              " reason TEXT, memory TEXT, context INTEGER, gpu_layers INTEGER, path HIDDEN,"
               " budget_bytes HIDDEN, n_ctx HIDDEN, type_k HIDDEN, type_v HIDDEN, n_seq HIDDEN,"
               " n_ubatch HIDDEN, flash_attn HIDDEN, cpu HIDDEN, file HIDDEN)",
     .format = WT_FORMAT_GGUF,
     .n_cols = GF_NCOLS,
     .n_args = 2 + GM_N_SETTINGS,
     .n_required = 2,
+    .first_part_only = 1,
     .arg_names = gf_args,
-    .usage = "path, budget_bytes [, n_ctx [, type_k [, type_v [, n_seq [, n_ubatch"
+    .usage = "path, settings | budget_bytes [, n_ctx [, type_k [, type_v [, n_seq [, n_ubatch"
              " [, flash_attn [, cpu]]]]]]]",
     .start_file = gf_start,
     .column = gf_column,
