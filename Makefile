@@ -243,6 +243,9 @@ test: deps
 # ../shared/fixtures, replaced by $(FIXTURES) in copies when it differs.
 FIXTURES ?= ../shared/fixtures
 export FIXTURES
+# llama.cpp's CUDA buffers measured on a GPU (tests/gpu_records_test.py;
+# skipped, and counted, when absent).
+GPU_RECORDS ?= ../shared/reference/gpu-memory
 ifeq ($(FIXTURES),../shared/fixtures)
 SLT_TESTS = $(sort $(wildcard tests/*.test))
 else
@@ -303,6 +306,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	/usr/bin/python3 tests/hash_test.py $(MODULE)
 	/usr/bin/python3 tests/model_config_test.py $(MODULE)
 	/usr/bin/python3 tests/catalog_test.py $(MODULE)
+	/usr/bin/python3 tests/gpu_records_test.py $(MODULE) $(GPU_RECORDS)
 	/usr/bin/python3 tests/remote_test.py $(MODULE)
 	/usr/bin/python3 tests/write_fail_test.py $(MODULE)
 	@echo "== the remote tests under AddressSanitizer + UBSan, and under valgrind (the Python interpreter's own"
@@ -444,7 +448,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
                 fuzz_paths_index fuzz_url fuzz_hf_config fuzz_memory fuzz_paths_names
-FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg fuzz_write
+FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg fuzz_write fuzz_settings
 
 # The sources each target links (a thin harness over pure functions).
 FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
@@ -464,6 +468,7 @@ FUZZ_SRC_fuzz_remote      := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC) tests/fuzz
 FUZZ_FLAGS_fuzz_remote    := -DWT_REMOTE -DWT_CURL_LINKED -DWEIGHTS_VERSION='"fuzz"' -Itests/fuzz \
                              -DWT_HTTP_FIRST='((uint64_t)4 << 10)'
 FUZZ_SRC_fuzz_memory      := $(PARSER_SRC) $(PLAN_SRC)
+FUZZ_SRC_fuzz_settings    := $(PARSER_SRC) $(PLAN_SRC)
 FUZZ_SRC_fuzz_write       := $(WRITE_TEST_SRC)
 FUZZ_SRC_fuzz_paths_names := $(FUZZ_SRC_fuzz_paths_index)
 FUZZ_SRC_fuzz_paths_arg   := $(FUZZ_SRC_fuzz_paths_index)

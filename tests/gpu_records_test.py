@@ -17,9 +17,11 @@ per device) and checks that they print as llama.cpp printed them: the same
 buffers, each equal to 0.005 MiB.  A setting llama.cpp refused (no context
 lines) must be an error of gguf_memory, its model buffers still equal.
 
-Also checked, per record: the VRAM the plan says the process takes (the
-CUDA buffers, each rounded up to the 2 MiB the driver allocates in) against
-device_bytes (docs/reference.md, gguf_fit: "VRAM").
+Also checked, per record: the VRAM gguf_fit() says the process takes (the
+CUDA buffers, each rounded up to the 2 MiB the driver allocates in, and one
+page more; the small ones share pages) is at least device_bytes and at
+most 2 MiB above it (docs/reference.md, gguf_fit: "VRAM"); counted, how
+many records lost exactly the buffers' pages.
 """
 import json
 import os
@@ -98,7 +100,7 @@ def main():
     db = sqlite3.connect(":memory:")
     db.enable_load_extension(True)
     db.load_extension(os.path.abspath(module))
-    equal = total = rec_ok = vram_ok = 0
+    equal = total = rec_ok = vram_ok = exact_pages = 0
     with open(records) as f:
         recs = [json.loads(line) for line in f]
     for r in recs:
@@ -131,14 +133,23 @@ def main():
         good = not left and len(mine) == len(want)
         rec_ok += good
         ok(good, what + ": every buffer", "llama.cpp %s, plan %s" % (want, mine))
-        # VRAM: each CUDA buffer rounded up to the driver's 2 MiB pages
-        pages = sum(-(-b // PAGE) * PAGE for p, n, b in got if n.startswith("CUDA0"))
+        # VRAM as gguf_fit counts it: each CUDA buffer rounded up to the
+        # driver's 2 MiB pages, and one page more; never below what the
+        # device lost, at most that page above it
+        ask = json.loads(settings(r))
+        ask.update(ram=1 << 50, vram=1 << 50)
+        vram = db.execute("SELECT nbytes FROM gguf_fit(?, ?) WHERE part = 'total' AND memory = 'vram'",
+                          (path, json.dumps(ask))).fetchone()
         dev = r["device_bytes"]["load"] + r["device_bytes"]["context"]
-        vram_ok += abs(pages - dev) <= PAGE
-        ok(abs(pages - dev) <= PAGE, what + ": VRAM within 2 MiB of device_bytes",
-           "plan %d, device %d" % (pages, dev))
+        good = vram is not None and vram[0] is not None and dev <= vram[0] <= dev + PAGE
+        vram_ok += good
+        exact_pages += good and vram[0] - PAGE == dev
+        ok(good, what + ": gguf_fit's VRAM from device_bytes to 2 MiB above",
+           "gguf_fit %s, device %d" % (vram, dev))
     print("gpu_records: %d of %d records equal in every buffer, %d of %d buffers equal to "
-          "0.005 MiB, VRAM within 2 MiB in %d" % (rec_ok, len(recs), equal, total, vram_ok))
+          "0.005 MiB; gguf_fit's VRAM from device_bytes to 2 MiB above it in %d, its pages "
+          "without the page more equal to device_bytes in %d" % (rec_ok, len(recs), equal, total,
+                                                                  vram_ok, exact_pages))
     print(checks.summary("gpu_records"))
     return checks.status()
 

@@ -129,6 +129,8 @@ int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t
       goto done;
     if (kq > x->kq)
       x->kq = kq;
+    if (kq > x->kq_dev[!mp_layer_gpu(x, (int64_t)il)])
+      x->kq_dev[!mp_layer_gpu(x, (int64_t)il)] = kq;
     if (swa)
       snprintf(where, sizeof(where), ", sliding window %llu", (unsigned long long)n_swa);
     else

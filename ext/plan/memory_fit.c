@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FIT_MIB 1048576.0
+#define FIT_MIB  1048576.0
 #define FIT_NBUF 6 /* WT_BUF_* */
 
 /* The parts added up, in their order (WT_FIT_NPARTS). */
@@ -69,11 +69,12 @@ static int fit_part(const wt_mem_plan *plan, int m, int j, wt_mem_fit *st, uint6
   return 1;
 }
 
-/* VRAM's cuda_pages: each CUDA buffer rounded up to the driver's pages,
-** and one page more. */
+/* VRAM's cuda_pages: what the driver's pages add to the CUDA buffers.  A
+** buffer of a page or more takes whole pages; smaller ones share pages
+** (the driver packs small allocations); then one page more. */
 static void fit_pages(const wt_mem_plan *plan, wt_mem_fit *st, uint64_t *total, uint64_t *floor,
                       int *ok) {
-  uint64_t buf[FIT_NBUF] = {0}, pad = WT_CUDA_PAGE;
+  uint64_t buf[FIT_NBUF] = {0}, pad = WT_CUDA_PAGE, small = 0;
   int known = 1, b;
   size_t i;
   wt_fit_row *f;
@@ -86,7 +87,11 @@ static void fit_pages(const wt_mem_plan *plan, wt_mem_fit *st, uint64_t *total, 
       *ok = 0;
   }
   for (b = 0; b < FIT_NBUF; b++)
-    pad += (WT_CUDA_PAGE - buf[b] % WT_CUDA_PAGE) % WT_CUDA_PAGE;
+    if (buf[b] >= WT_CUDA_PAGE)
+      pad += (WT_CUDA_PAGE - buf[b] % WT_CUDA_PAGE) % WT_CUDA_PAGE;
+    else
+      small += buf[b]; /* below a page each: their sum fits 64 bits */
+  pad += (WT_CUDA_PAGE - small % WT_CUDA_PAGE) % WT_CUDA_PAGE;
   f = fit_row(st, "cuda_pages", WT_FIT_VRAM);
   f->known = known;
   f->nbytes = known ? pad : 0;
@@ -98,8 +103,8 @@ static void fit_pages(const wt_mem_plan *plan, wt_mem_fit *st, uint64_t *total, 
 }
 
 /* Memory m's total against its budget. */
-static void fit_total(wt_mem_fit *st, int m, const wt_fit_budget *b, uint64_t total,
-                      uint64_t floor, int known, int ok, const char *why, const char *why_part) {
+static void fit_total(wt_mem_fit *st, int m, const wt_fit_budget *b, uint64_t total, uint64_t floor,
+                      int known, int ok, const char *why, const char *why_part) {
   wt_fit_row *f = fit_row(st, "total", m);
   uint64_t budget = b->bytes[m];
   f->known = known && ok;
@@ -107,8 +112,7 @@ static void fit_total(wt_mem_fit *st, int m, const wt_fit_budget *b, uint64_t to
   f->at_least = floor;
   f->at_least_ok = ok;
   if (!b->has[m]) {
-    snprintf(f->reason, WT_FIT_REASON, "cannot say: no '%s' budget given",
-             wt_fit_memory_name(m));
+    snprintf(f->reason, WT_FIT_REASON, "cannot say: no '%s' budget given", wt_fit_memory_name(m));
   } else if (!known && ok && floor > budget) {
     f->fits = 0;
     snprintf(f->reason, WT_FIT_REASON,
@@ -187,9 +191,9 @@ void wt_mem_fit_add_up(const wt_mem_plan *plan, const wt_fit_budget *b, wt_mem_f
     int k;
     for (k = 0; k < st->n && at < WT_FIT_REASON; k++)
       if (strcmp(st->rows[k].part, "total") == 0)
-        at += (size_t)snprintf(st->reason + at, WT_FIT_REASON - at, "%s %s %.2f of %.2f MiB",
-                               at > 5 ? "," : "", wt_fit_memory_name(st->rows[k].memory),
-                               st->rows[k].nbytes / FIT_MIB,
-                               b->bytes[st->rows[k].memory] / FIT_MIB);
+        at +=
+            (size_t)snprintf(st->reason + at, WT_FIT_REASON - at, "%s %s %.2f of %.2f MiB",
+                             at > 5 ? "," : "", wt_fit_memory_name(st->rows[k].memory),
+                             st->rows[k].nbytes / FIT_MIB, b->bytes[st->rows[k].memory] / FIT_MIB);
   }
 }

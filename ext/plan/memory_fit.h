@@ -10,8 +10,9 @@
 ** that are read (not the rows that are mapped only: padding and the pages
 ** of tensors repacked or offloaded, read once at load and then reclaimable
 ** page cache), and every cache, output and compute buffer in host memory
-** (CPU, CUDA_Host).  VRAM: the CUDA buffers (CUDA0), each rounded up to the
-** 2 MiB pages the CUDA driver allocates in, and one page more (part
+** (CPU, CUDA_Host).  VRAM: the CUDA buffers (CUDA0) in the 2 MiB pages the
+** CUDA driver allocates: a buffer of a page or more rounded up to whole
+** pages, the smaller ones packed together, and one page more (part
 ** cuda_pages; docs/reference.md has the records this is measured on).
 **
 ** A part is unknown when any of its rows is (nbytes is then what is known
@@ -39,8 +40,8 @@ enum { WT_FIT_RAM = 0, WT_FIT_VRAM = 1, WT_FIT_NMEM = 2 };
 /* One row of the answer: a part, cuda_pages, a memory's total or the
 ** mapped span. */
 typedef struct wt_fit_row {
-  const char *part;  /* static: a plan part, "cuda_pages", "total" or "mapped" */
-  int memory;        /* WT_FIT_RAM or WT_FIT_VRAM */
+  const char *part; /* static: a plan part, "cuda_pages", "total" or "mapped" */
+  int memory;       /* WT_FIT_RAM or WT_FIT_VRAM */
   uint64_t nbytes;
   uint64_t at_least;          /* nbytes when known, else what it cannot be below */
   int at_least_ok;            /* 0: at_least unknown (it overflows) */

@@ -119,12 +119,18 @@ static const mp_arch mp_archs[] = {
 ** reserves (it rounds it up to a multiple of the sequences). */
 static int mp_compute(mp_ctx *x, uint64_t n_vocab) {
   uint64_t logits, hidden, floor;
-  int kq;
-  if (!x->known_compute)
-    return mp_row(x, -1, "compute", 0, 0, "unknown for this architecture");
+  int kq, k;
+  if (!x->known_compute) {
+    for (k = 0; k < (x->gpu ? 2 : 1); k++) {
+      if (mp_row(x, -1, "compute", 0, 0, "unknown for this architecture") != 0)
+        return -1;
+      if (x->gpu)
+        mp_row_dev(x, k ? WT_DEV_HOST : WT_DEV_CUDA);
+    }
+    return 0;
+  }
   if (x->exact_compute && x->gpu) { /* the GPU's buffer, then the CPU's */
     const char *fa = x->fa_asked != WT_FA_AUTO ? "" : x->flash_attn ? " (auto)" : " (auto: off)";
-    int k;
     for (k = 0; k < 2; k++) {
       if (mp_row(x, -1, "compute", 1, k ? x->compute_host : x->compute,
                  "ggml's scheduler's split of llama.cpp's %.*s graph, the %s's part, %llu tokens, "
@@ -146,16 +152,32 @@ static int mp_compute(mp_ctx *x, uint64_t n_vocab) {
       mp_mul3(x, x->n_embd, x->n_tokens, 4, "the hidden state", &hidden) != 0 ||
       wt_add(logits, hidden, &floor) != 0)
     return wt_fail(x->err, "the compute buffer overflows 64 bits");
-  kq = x->kq > floor;
-  if (kq)
-    floor = x->kq;
-  if (mp_row(x, -1, "compute", 0, 0,
-             "unknown: llama.cpp plans it from its graph; at least %llu bytes (%s), %llu tokens, "
-             "flash attention %s",
-             (unsigned long long)floor, kq ? "one layer's attention scores" : "logits and input",
-             (unsigned long long)x->n_tokens, x->flash_attn ? "on" : "off") != 0)
-    return -1;
-  x->plan->rows[x->plan->n_rows - 1].at_least = floor;
+  /* With a GPU, a bound per buffer: the logits in the output layer's
+  ** device's buffer (CUDA0, or the CPU backend's CUDA_Host), each layer's
+  ** scores in its device's (the KV cache is no weight: op_offload leaves
+  ** the products with it where they are, ggml-backend.cpp). */
+  for (k = 0; k < (x->gpu ? 2 : 1); k++) {
+    uint64_t f = !x->gpu || x->gpu_output == !k ? floor : 0;
+    uint64_t scores = x->gpu ? x->kq_dev[k] : x->kq;
+    kq = scores > f;
+    if (kq)
+      f = scores;
+    if (mp_row(x, -1, "compute", 0, 0,
+               "unknown: llama.cpp plans it from its graph; at least %llu bytes (%s), %llu tokens, "
+               "flash attention %s%s",
+               (unsigned long long)f,
+               kq  ? "one layer's attention scores"
+               : f ? "logits and input"
+                   : "nothing proven",
+               (unsigned long long)x->n_tokens, x->flash_attn ? "on" : "off",
+               !x->gpu ? ""
+               : k     ? ", the CPU's part"
+                       : ", the GPU's part") != 0)
+      return -1;
+    x->plan->rows[x->plan->n_rows - 1].at_least = f;
+    if (x->gpu)
+      mp_row_dev(x, k ? WT_DEV_HOST : WT_DEV_CUDA);
+  }
   return 0;
 }
 
@@ -308,15 +330,26 @@ static int mp_arch_name(mp_ctx *x) {
 /* The rows of an architecture the planner does not know: its weights, and
 ** caches and compute unknown (NULL), saying so rather than guessing. */
 static int mp_unknown(mp_ctx *x) {
+  static const char *const parts[] = {"k_cache", "v_cache"};
   char q[WT_QUOTE_SIZE];
   uint64_t il;
+  int k, dev;
   for (il = 0; il < x->n_layer; il++)
     if (mp_weights(x, (int64_t)il) != 0)
       return -1;
   wt_quote(q, sizeof(q), x->arch.p, x->arch.n);
-  if (mp_row(x, -1, "k_cache", 0, 0, "unknown: the planner does not know architecture %s", q) != 0)
-    return -1;
-  return mp_row(x, -1, "v_cache", 0, 0, "unknown: the planner does not know architecture %s", q);
+  /* a row per device that holds layers (their caches would be there) */
+  for (k = 0; k < 2; k++)
+    for (dev = 0; dev < 2; dev++) {
+      int on_gpu = x->gpu && x->gpu_first < x->n_layer, on_cpu = !x->gpu || x->gpu_first > 0;
+      if (!(dev ? on_cpu : on_gpu))
+        continue;
+      if (mp_row(x, -1, parts[k], 0, 0, "unknown: the planner does not know architecture %s", q) !=
+          0)
+        return -1;
+      mp_row_dev(x, dev ? WT_DEV_CPU : WT_DEV_CUDA);
+    }
+  return 0;
 }
 
 /* The architecture's entry in mp_archs, or NULL. */

@@ -54,6 +54,7 @@ typedef struct mp_ctx {
   int map_unknown;              /* 1: which tensors stay mapped depends on unknown rules */
   uint64_t n_tokens;            /* tokens of the graph llama.cpp reserves: min(n_ctx, n_ubatch) */
   uint64_t kq;                  /* compute: bytes of the largest layer's attention scores */
+  uint64_t kq_dev[2];           /* the same among the layers on the GPU [0], on the CPU [1] */
   uint64_t n_embd;              /* compute: width of the hidden state the logits come from */
   int known_compute;            /* 0 when the architecture is unknown */
   int exact_compute;            /* 1: compute is exactly llama.cpp's figure */

@@ -15,7 +15,7 @@
 
 #include "formats/ggml_type.h"
 
-#define PS_MAX_INT  9007199254740992.0 /* 2^53: the integers a JSON number holds exactly */
+#define PS_MAX_INT 9007199254740992.0 /* 2^53: the integers a JSON number holds exactly */
 
 /* The keys, in the order plan_settings.h lists them. */
 enum {
@@ -37,8 +37,8 @@ enum {
 };
 
 static const char *const ps_keys[PS_N_KEYS] = {
-    "n_ctx", "n_seq",        "n_ubatch", "type_k",     "type_v", "flash_attn", "cpu",
-    "gpu",   "n_gpu_layers", "cuda_cc",  "op_offload", "swa_full", "ram", "vram"};
+    "n_ctx", "n_seq",        "n_ubatch", "type_k",     "type_v",   "flash_attn", "cpu",
+    "gpu",   "n_gpu_layers", "cuda_cc",  "op_offload", "swa_full", "ram",        "vram"};
 
 int64_t wt_settings_type(const char *name) {
   int64_t id;
@@ -137,8 +137,10 @@ static int ps_key(int k, const cJSON *v, wt_mem_settings *s, wt_fit_ask *ask, ch
   case PS_TYPE_V:
     i = cJSON_IsString(v) ? wt_settings_type(v->valuestring) : -1;
     if (i < 0) {
-      snprintf(err, n, "'%s' must be a ggml type name (f32, f16, bf16, q8_0, q4_0, q4_1, q5_0, "
-               "q5_1, iq4_nl)", v->string);
+      snprintf(err, n,
+               "'%s' must be a ggml type name (f32, f16, bf16, q8_0, q4_0, q4_1, q5_0, "
+               "q5_1, iq4_nl)",
+               v->string);
       return -1;
     }
     *(k == PS_TYPE_K ? &s->type_k : &s->type_v) = i;
@@ -186,7 +188,7 @@ static int ps_key(int k, const cJSON *v, wt_mem_settings *s, wt_fit_ask *ask, ch
 int wt_settings_parse(const char *text, size_t n, wt_mem_settings *s, wt_fit_ask *ask, char *err,
                       size_t err_size) {
   cJSON *root = cJSON_ParseWithLength(text, n), *v;
-  int seen[PS_N_KEYS] = {0}, k, rc = -1, gpu_given = 0;
+  int seen[PS_N_KEYS] = {0}, given[PS_N_KEYS] = {0}, k, rc = -1;
   err[0] = 0;
   if (ask)
     memset(ask, 0, sizeof(*ask));
@@ -198,7 +200,8 @@ int wt_settings_parse(const char *text, size_t n, wt_mem_settings *s, wt_fit_ask
     for (k = 0; k < PS_N_KEYS && strcmp(ps_keys[k], v->string) != 0; k++)
       ;
     if (k == PS_N_KEYS) {
-      snprintf(err, err_size, "unknown setting '%.40s' (n_ctx, n_seq, n_ubatch, type_k, "
+      snprintf(err, err_size,
+               "unknown setting '%.40s' (n_ctx, n_seq, n_ubatch, type_k, "
                "type_v, flash_attn, cpu, gpu, n_gpu_layers, cuda_cc, op_offload, swa_full, ram, "
                "vram)",
                v->string);
@@ -216,12 +219,13 @@ int wt_settings_parse(const char *text, size_t n, wt_mem_settings *s, wt_fit_ask
     }
     if (ps_key(k, v, s, ask, err, err_size) != 0)
       goto done;
-    gpu_given |= k == PS_GPU;
+    given[k] = 1;
   }
   /* offloading layers, or a VRAM budget, means a GPU unless said otherwise */
-  if (!gpu_given && ((seen[PS_N_GPU_LAYERS] && s->n_gpu_layers != 0) || (ask && ask->has_vram)))
+  if (!given[PS_GPU] &&
+      ((given[PS_N_GPU_LAYERS] && s->n_gpu_layers != 0) || (ask && ask->has_vram)))
     s->gpu = WT_GPU_CUDA;
-  if (s->gpu == WT_GPU_NONE && seen[PS_N_GPU_LAYERS] && s->n_gpu_layers != 0) {
+  if (s->gpu == WT_GPU_NONE && given[PS_N_GPU_LAYERS] && s->n_gpu_layers != 0) {
     snprintf(err, err_size, "'n_gpu_layers' %lld with gpu 'none': no GPU to offload to",
              (long long)s->n_gpu_layers);
     goto done;
