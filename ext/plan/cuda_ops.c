@@ -67,9 +67,9 @@ int wt_cuda_mul_mat_type(int64_t type) {
 int wt_cuda_get_rows_type(int64_t type, int64_t ne0) {
   if (type == CU_IQ4_NL || type == CU_MXFP4)
     return ne0 % CU_QK_K == 0;
-  return type == CU_F16 || type == CU_F32 || type == CU_BF16 || type == CU_I32 ||
-         type == CU_Q1_0 || type == CU_Q2_0 || type == CU_Q4_0 || type == CU_Q4_1 ||
-         type == CU_Q5_0 || type == CU_Q5_1 || type == CU_Q8_0 || (type >= CU_Q2_K && type <= CU_Q6_K) ||
+  return type == CU_F16 || type == CU_F32 || type == CU_BF16 || type == CU_I32 || type == CU_Q1_0 ||
+         type == CU_Q2_0 || type == CU_Q4_0 || type == CU_Q4_1 || type == CU_Q5_0 ||
+         type == CU_Q5_1 || type == CU_Q8_0 || (type >= CU_Q2_K && type <= CU_Q6_K) ||
          (type >= CU_IQ2_XXS && type <= CU_IQ4_XS && type != CU_IQ4_NL) || type == CU_IQ1_M;
 }
 
@@ -242,10 +242,11 @@ int wt_cuda_supports(const wt_graph *g, int id, int cc) {
            (s1->type == CU_I64 || s1->type == CU_I32);
   case WT_GM_CPY: {
     int a = s0->type, b = s1->type;
-    int fl_a = a == CU_F32 || a == CU_F16 || a == CU_BF16, fl_b = b == CU_F32 || b == CU_F16 || b == CU_BF16;
-    if ((fl_a && fl_b) || (a == CU_F32 && (b == CU_Q8_0 || b == CU_Q4_0 || b == CU_Q4_1 ||
-                                           b == CU_Q5_0 || b == CU_Q5_1 || b == CU_IQ4_NL ||
-                                           b == CU_I32)))
+    int fl_a = a == CU_F32 || a == CU_F16 || a == CU_BF16,
+        fl_b = b == CU_F32 || b == CU_F16 || b == CU_BF16;
+    if ((fl_a && fl_b) ||
+        (a == CU_F32 && (b == CU_Q8_0 || b == CU_Q4_0 || b == CU_Q4_1 || b == CU_Q5_0 ||
+                         b == CU_Q5_1 || b == CU_IQ4_NL || b == CU_I32)))
       return 1;
     return a == b && wt_gm_contiguous(g, t->src[0], 0, 4) && wt_gm_contiguous(g, t->src[1], 0, 4);
   }
@@ -258,8 +259,8 @@ int wt_cuda_supports(const wt_graph *g, int id, int cc) {
   case WT_GM_ADD:
   case WT_GM_MUL:
   case WT_GM_DIV:
-    return (s0->type == CU_F32 || s0->type == CU_F16) && (s1->type == CU_F32 || s1->type == CU_F16) &&
-           (t->type == CU_F32 || t->type == CU_F16);
+    return (s0->type == CU_F32 || s0->type == CU_F16) &&
+           (s1->type == CU_F32 || s1->type == CU_F16) && (t->type == CU_F32 || t->type == CU_F16);
   case WT_GM_SUM_ROWS:
     return s0->type == CU_F32 && t->type == CU_F32 && wt_gm_contiguous_rows(g, t->src[0]);
   case WT_GM_ROPE:

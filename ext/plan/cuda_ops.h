@@ -23,8 +23,9 @@
 #define WT_CUDA_ALIGN     128 /* the CUDA buffer type's alignment */
 #define WT_CUDA_ROW_PAD   512 /* MATRIX_ROW_PADDING: a quantized tensor's last row padded to it */
 #define WT_CUDA_MIN_BATCH 32  /* op_offload_min_batch_size: offload from this batch on */
-#define WT_CUDA_CC_MIN    750 /* the oldest compute capability modelled: Turing (ggml: 100 major + 10 minor) */
-#define WT_CUDA_CC_ADA    890 /* Ada Lovelace: the vector kernel for one or two queries */
+#define WT_CUDA_CC_MIN                                                                             \
+  750 /* the oldest compute capability modelled: Turing (ggml: 100 major + 10 minor) */
+#define WT_CUDA_CC_ADA 890 /* Ada Lovelace: the vector kernel for one or two queries */
 
 /* 1 when the CUDA backend of a GPU of compute capability cc (900: 9.0, the
 ** H200 the shared records were taken on) runs node t of g. */

@@ -28,7 +28,7 @@ typedef struct wt_fit_answer {
   int plans;            /* how many settings were planned */
   uint64_t n_layer;     /* the model's layers, and its context_length */
   uint64_t n_ctx_train;
-  wt_mem_fit fit;       /* the answer's memory against the budgets */
+  wt_mem_fit fit; /* the answer's memory against the budgets */
 } wt_fit_answer;
 
 /* Answer for model m (metadata values in data) at settings s, looking for

@@ -25,7 +25,7 @@
 
 /* Architectures whose graph reads RoPE factors (llama_model::
 ** get_rope_factors: rope_freqs, or phi3's long and short ones). */
-static const char *const gp_rope_archs[] = {"llama", "mistral3", "granite", "granitemoe",
+static const char *const gp_rope_archs[] = {"llama",  "mistral3", "granite", "granitemoe",
                                             "exaone", "arcee",    "deci",    "phi3"};
 
 /* The model's tensors by name: every part's, sorted. */
@@ -100,7 +100,8 @@ static int gp_index_build(gp_index *ix, const wt_model *m, const wt_mem_settings
 static int gp_rope_arch(const mp_ctx *x) {
   size_t i;
   for (i = 0; i < sizeof(gp_rope_archs) / sizeof(gp_rope_archs[0]); i++)
-    if (strlen(gp_rope_archs[i]) == x->arch.n && memcmp(gp_rope_archs[i], x->arch.p, x->arch.n) == 0)
+    if (strlen(gp_rope_archs[i]) == x->arch.n &&
+        memcmp(gp_rope_archs[i], x->arch.p, x->arch.n) == 0)
       return 1;
   return 0;
 }

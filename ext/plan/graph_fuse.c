@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FZ_MAX_OPS      32 /* ggml_can_fuse_subgraph's limit */
-#define FZ_MAX_USED     15 /* MOE_WEIGHTED_REDUCTION_MAX_EXPERTS */
-#define FZ_MAX_EXPERTS  512
-#define FZ_SRC_MAX      WT_GM_MAX_SRC
+#define FZ_MAX_OPS     32 /* ggml_can_fuse_subgraph's limit */
+#define FZ_MAX_USED    15 /* MOE_WEIGHTED_REDUCTION_MAX_EXPERTS */
+#define FZ_MAX_EXPERTS 512
+#define FZ_SRC_MAX     WT_GM_MAX_SRC
 
 /* A split as the CUDA backend sees it: g's nodes from first, n of them
 ** (it may read past its end into the graph's next nodes, as ggml does). */
@@ -69,8 +69,8 @@ static int fz_can_fuse(const fz_view *v, int i, int count, const int *ops, const
       int inside = 0;
       for (j = 0; j < count; j++)
         inside |= v->nd[i + j] == x->view_src;
-      if (!inside && (vs->flags & (WT_GM_EXTERNAL | WT_GM_WEIGHTS)) !=
-                         (WT_GM_EXTERNAL | WT_GM_WEIGHTS))
+      if (!inside &&
+          (vs->flags & (WT_GM_EXTERNAL | WT_GM_WEIGHTS)) != (WT_GM_EXTERNAL | WT_GM_WEIGHTS))
         return 0;
     }
   }

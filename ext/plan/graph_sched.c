@@ -117,8 +117,7 @@ static int gs_buffer_ok(const gs_ctx *c, int t, int b) {
 
 /* Whether t is a weight: a tensor with a weights buffer of its own. */
 static int gs_is_weight(const gs_ctx *c, int t) {
-  return (c->g->t[t].flags & (WT_GM_EXTERNAL | WT_GM_WEIGHTS)) ==
-         (WT_GM_EXTERNAL | WT_GM_WEIGHTS);
+  return (c->g->t[t].flags & (WT_GM_EXTERNAL | WT_GM_WEIGHTS)) == (WT_GM_EXTERNAL | WT_GM_WEIGHTS);
 }
 
 /* ======================== Passes 1 to 4: placement ======================== */
@@ -267,7 +266,8 @@ static int gs_grow(gs_ctx *c) {
     cp = realloc(c->copy, (size_t)need * WT_SCHED_N * sizeof(*cp));
     if (cp == NULL)
       return -1;
-    memset(cp + (size_t)c->cap * WT_SCHED_N, -1, (size_t)(need - c->cap) * WT_SCHED_N * sizeof(*cp));
+    memset(cp + (size_t)c->cap * WT_SCHED_N, -1,
+           (size_t)(need - c->cap) * WT_SCHED_N * sizeof(*cp));
     memset(b + c->cap, -1, (size_t)(need - c->cap));
     c->copy = cp;
     c->cap = need;

@@ -23,11 +23,11 @@
 enum { WT_SCHED_GPU = 0, WT_SCHED_CPU = 1, WT_SCHED_N = 2 };
 
 typedef struct wt_sched_params {
-  int cc;                          /* the GPU's compute capability (cuda_ops.h) */
-  int op_offload;                  /* ggml's op_offload: batches of CPU weights run on the GPU */
-  int norm_to_layer;               /* llama.cpp's callback pins "norm" nodes to their layer's
-                                      device (a batch under 32 tokens, or every layer offloaded) */
-  const unsigned char *layer_gpu;  /* [n_layer] 1: layer il is on the GPU */
+  int cc;                         /* the GPU's compute capability (cuda_ops.h) */
+  int op_offload;                 /* ggml's op_offload: batches of CPU weights run on the GPU */
+  int norm_to_layer;              /* llama.cpp's callback pins "norm" nodes to their layer's
+                                     device (a batch under 32 tokens, or every layer offloaded) */
+  const unsigned char *layer_gpu; /* [n_layer] 1: layer il is on the GPU */
   uint64_t n_layer;
 } wt_sched_params;
 

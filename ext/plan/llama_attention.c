@@ -85,7 +85,7 @@ static int lg_mha(lg_ctx *c, uint64_t il, int mask, int q, int k, int v, int v_m
       v = wt_gm_cast(g, v, WT_GM_F16);
     cur = wt_gm_flash_attn_ext(g, q, k, v, mask);
     wt_gm_tag(g, cur, WT_GM_TAG_FA, (int64_t)il); /* res->add_fused_node */
-    if (v_mla >= 0) { /* MLA: decompress each head's output */
+    if (v_mla >= 0) {                             /* MLA: decompress each head's output */
       cur =
           wt_gm_permute(g, wt_gm_mul_mat(g, v_mla, wt_gm_permute(g, cur, 0, 2, 1, 3)), 0, 2, 1, 3);
       if (cur < 0)

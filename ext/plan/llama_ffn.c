@@ -13,7 +13,8 @@
 ** shared experts' ffn_up_shexp... */
 int lg_ffn(lg_ctx *c, uint64_t il, int shexp, int64_t n_ff, unsigned b, int cur) {
   int64_t n_embd = (int64_t)c->p->n_embd, l = (int64_t)il;
-  const char *up_n = shexp ? "ffn_up_shexp" : "ffn_up", *down_n = shexp ? "ffn_down_shexp" : "ffn_down";
+  const char *up_n = shexp ? "ffn_up_shexp" : "ffn_up",
+             *down_n = shexp ? "ffn_down_shexp" : "ffn_down";
   if (c->p->features & WT_LG_FFN_SWIGLU) {
     int up = lg_linear(c, l, up_n, n_embd, 2 * n_ff, cur, 0);
     return lg_linear(c, l, down_n, n_ff, n_embd, wt_gm_glu(&c->g, up), 0);
@@ -25,8 +26,8 @@ int lg_ffn(lg_ctx *c, uint64_t il, int shexp, int64_t n_ff, unsigned b, int cur)
     return lg_linear(c, l, down_n, n_ff, n_embd, act, b & WT_LG_B_DOWN);
   }
   int up = lg_linear(c, l, up_n, n_embd, n_ff, cur, b & WT_LG_B_UP);
-  int gate = lg_linear(c, l, shexp ? "ffn_gate_shexp" : "ffn_gate", n_embd, n_ff, cur,
-                       b & WT_LG_B_GATE);
+  int gate =
+      lg_linear(c, l, shexp ? "ffn_gate_shexp" : "ffn_gate", n_embd, n_ff, cur, b & WT_LG_B_GATE);
   return lg_linear(c, l, down_n, n_ff, n_embd, wt_gm_glu_split(&c->g, gate, up), b & WT_LG_B_DOWN);
 }
 
@@ -94,11 +95,11 @@ int lg_moe(lg_ctx *c, uint64_t il, int cur) {
   cur = lg_reshape_3d(c, cur, n_embd, 1, n);
   up = wt_gm_mul_mat_id(g, lg_weight(c, (int64_t)il, "ffn_up_exps.weight", n_embd, n_ff, n_exp),
                         cur, sel);
-  gate = wt_gm_mul_mat_id(
-      g, lg_weight(c, (int64_t)il, "ffn_gate_exps.weight", n_embd, n_ff, n_exp), cur, sel);
-  experts = wt_gm_mul_mat_id(
-      g, lg_weight(c, (int64_t)il, "ffn_down_exps.weight", n_ff, n_embd, n_exp),
-      wt_gm_glu_split(g, gate, up), sel);
+  gate = wt_gm_mul_mat_id(g, lg_weight(c, (int64_t)il, "ffn_gate_exps.weight", n_embd, n_ff, n_exp),
+                          cur, sel);
+  experts =
+      wt_gm_mul_mat_id(g, lg_weight(c, (int64_t)il, "ffn_down_exps.weight", n_ff, n_embd, n_exp),
+                       wt_gm_glu_split(g, gate, up), sel);
   experts = wt_gm_mul(g, experts, w);
   wt_gm_expand(g, experts);
   if (experts < 0)

@@ -152,8 +152,8 @@ static void lg_build(lg_ctx *cp, const wt_lg_params *p, int64_t n_tokens, int64_
     if (p->n_head[il] != 0)
       cur = lg_norm(&c, (int64_t)il, "attn_norm", 1, cur);
     if (p->n_head[il] != 0 && p->n_head_kv[il] == 0)
-      cur = lg_linear(&c, (int64_t)il, "attn_output", (int64_t)p->n_embd, (int64_t)p->n_embd, cur,
-                      0);
+      cur =
+          lg_linear(&c, (int64_t)il, "attn_output", (int64_t)p->n_embd, (int64_t)p->n_embd, cur, 0);
     else if (p->n_head[il] != 0)
       cur = lg_attention(&c, il, cur);
     if (il == p->n_layer - 1) {

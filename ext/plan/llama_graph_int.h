@@ -26,11 +26,11 @@ typedef struct lg_ctx {
   wt_graph g;
   const wt_lg_params *p;
   int64_t n_tokens, n_outputs, n_stream;
-  int v_trans;              /* V cache stored transposed (flash attention off) */
-  int64_t v_gqa;            /* the V cache's row: the widest layer's */
-  int pos, out_ids, s_copy; /* s_copy: which recurrent state each sequence reads */
+  int v_trans;                   /* V cache stored transposed (flash attention off) */
+  int64_t v_gqa;                 /* the V cache's row: the widest layer's */
+  int pos, out_ids, s_copy;      /* s_copy: which recurrent state each sequence reads */
   int s_copy_main, s_copy_extra; /* its views: this batch's rows, the others (made once) */
-  lg_kv kv[2];              /* the cache, and the sliding-window one (llama_kv_cache_iswa) */
+  lg_kv kv[2];                   /* the cache, and the sliding-window one (llama_kv_cache_iswa) */
 } lg_ctx;
 
 /* llama_pieces.c: bytes of n values of ggml type t (ggml_row_size); the

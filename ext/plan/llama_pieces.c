@@ -53,8 +53,8 @@ int lg_weight(lg_ctx *c, int64_t il, const char *name, int64_t ne0, int64_t ne1,
                                         : lg_layer_dev(c, il);
   if (dev == WT_GM_DEV_GPU) {
     uint64_t ne[3] = {(uint64_t)ne0, (uint64_t)ne1, (uint64_t)ne2};
-    if (!wt_cuda_holds_weight(name, strlen(name), type, ne, ne2 > 1 ? 3 : 2, p->d_inner,
-                              p->d_state, 0))
+    if (!wt_cuda_holds_weight(name, strlen(name), type, ne, ne2 > 1 ? 3 : 2, p->d_inner, p->d_state,
+                              0))
       dev = WT_GM_DEV_CPU;
   }
   wt_gm_place(&c->g, t, dev, 1, il);

@@ -41,19 +41,19 @@ enum { WT_GPU_NONE = 0, WT_GPU_CUDA = 1 };
 #define WT_DEV_HOST   "CUDA_Host"  /* pinned host memory, the GPU's host buffer type */
 
 typedef struct wt_mem_settings {
-  uint64_t n_ctx;    /* tokens over all sequences; 0 = the model's context_length */
-  int64_t type_k;    /* ggml type id of the K cache (1 = F16) */
-  int64_t type_v;    /* ggml type id of the V cache */
-  uint64_t n_seq;    /* sequences (streams), >= 1 */
-  uint64_t n_ubatch; /* micro-batch, >= 1 */
-  int flash_attn;    /* WT_FA_OFF, WT_FA_ON or WT_FA_AUTO */
-  int cpu;           /* WT_CPU_* (cpu_repack.h): whose repack rules apply */
-  int gpu;           /* WT_GPU_NONE or WT_GPU_CUDA */
+  uint64_t n_ctx;       /* tokens over all sequences; 0 = the model's context_length */
+  int64_t type_k;       /* ggml type id of the K cache (1 = F16) */
+  int64_t type_v;       /* ggml type id of the V cache */
+  uint64_t n_seq;       /* sequences (streams), >= 1 */
+  uint64_t n_ubatch;    /* micro-batch, >= 1 */
+  int flash_attn;       /* WT_FA_OFF, WT_FA_ON or WT_FA_AUTO */
+  int cpu;              /* WT_CPU_* (cpu_repack.h): whose repack rules apply */
+  int gpu;              /* WT_GPU_NONE or WT_GPU_CUDA */
   int64_t n_gpu_layers; /* layers offloaded, the output layer counting as one; -1: all */
-  int cuda_cc;       /* the GPU's compute capability (ggml's 100 major + 10 minor) */
-  int op_offload;    /* 1 (llama.cpp's default): CPU weights' large products run on the GPU */
-  int swa_full;      /* 1: the sliding-window cache as large as the full one (llama.cpp's
-                        library default; 0, llama-server's and node-llama-cpp's, the default here) */
+  int cuda_cc;          /* the GPU's compute capability (ggml's 100 major + 10 minor) */
+  int op_offload;       /* 1 (llama.cpp's default): CPU weights' large products run on the GPU */
+  int swa_full;         /* 1: the sliding-window cache as large as the full one (llama.cpp's
+                           library default; 0, llama-server's and node-llama-cpp's, the default here) */
   /* Part 1 of a split GGUF: the other parts, parsed, in order (NULL: none
   ** given).  Only their tensor names are read, to know every layer's
   ** tensors; without them a split model's compute buffer is unknown. */
@@ -79,8 +79,8 @@ typedef struct wt_mem_row {
   int buffer;         /* WT_BUF_* */
   int mapped_only;    /* 1: bytes of the mapped file that are read once or never (padding, the
                          pages of tensors repacked or offloaded): not resident memory */
-  const char *part; /* "weights", "repack", "k_cache", "v_cache", "recurrent_state", "output",
-                       "compute" */
+  const char *part;   /* "weights", "repack", "k_cache", "v_cache", "recurrent_state", "output",
+                         "compute" */
   uint64_t nbytes;
   int known;                  /* 0: nbytes is unknown (SQL NULL), detail says why */
   uint64_t at_least;          /* unknown rows: bytes llama.cpp's figure cannot be below */

@@ -32,10 +32,10 @@ int mp_row(mp_ctx *x, int64_t layer, const char *part, int known, uint64_t nbyte
               : strcmp(part, "repack") == 0 ? WT_DEV_REPACK
                                             : WT_DEV_CPU;
   r->buffer = strcmp(part, "k_cache") == 0 || strcmp(part, "v_cache") == 0 ? WT_BUF_KV
-              : strcmp(part, "recurrent_state") == 0                      ? WT_BUF_STATE
-              : strcmp(part, "output") == 0                               ? WT_BUF_OUTPUT
-              : strcmp(part, "compute") == 0                              ? WT_BUF_COMPUTE
-                                                                          : WT_BUF_MODEL;
+              : strcmp(part, "recurrent_state") == 0                       ? WT_BUF_STATE
+              : strcmp(part, "output") == 0                                ? WT_BUF_OUTPUT
+              : strcmp(part, "compute") == 0                               ? WT_BUF_COMPUTE
+                                                                           : WT_BUF_MODEL;
   r->mapped_only = 0;
   r->known = known;
   r->nbytes = known ? nbytes : 0;

@@ -31,8 +31,8 @@
 typedef struct wt_fit_ask {
   int has_ram, has_vram; /* which budgets were given */
   uint64_t ram, vram;
-  int has_ctx;     /* n_ctx was given (else gguf_fit looks for the largest that fits) */
-  int has_layers;  /* n_gpu_layers was given (else it looks for the most) */
+  int has_ctx;    /* n_ctx was given (else gguf_fit looks for the largest that fits) */
+  int has_layers; /* n_gpu_layers was given (else it looks for the most) */
 } wt_fit_ask;
 
 /* Parse the JSON object text[0..n) into *s (from wt_mem_settings_default)

@@ -22,7 +22,8 @@ static const char *const mp_rope_names[] = {"rope_freqs.weight", "rope_factors_l
 static int mp_is_rope(const wt_tensor *t) {
   size_t i;
   for (i = 0; i < 3; i++)
-    if (t->name.n == strlen(mp_rope_names[i]) && memcmp(t->name.p, mp_rope_names[i], t->name.n) == 0)
+    if (t->name.n == strlen(mp_rope_names[i]) &&
+        memcmp(t->name.p, mp_rope_names[i], t->name.n) == 0)
       return 1;
   return 0;
 }
@@ -50,8 +51,8 @@ static int mp_cuda_holds(mp_ctx *x, const wt_tensor *t) {
        mp_uint(x, "ssm.inner_size", 0, 0, &d_inner, NULL) != 0 ||
        mp_uint(x, "ssm.group_count", 0, 0, &n_group, NULL) != 0))
     return -1;
-  return wt_cuda_holds_weight(t->name.p, t->name.n, t->type_id, t->dims, t->ndim, d_inner,
-                              d_state, n_group);
+  return wt_cuda_holds_weight(t->name.p, t->name.n, t->type_id, t->dims, t->ndim, d_inner, d_state,
+                              n_group);
 }
 
 /* The layer of a tensor named "blk.N....", or -1. */

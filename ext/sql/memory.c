@@ -145,11 +145,12 @@ static int gm_json(wt_cursor *c, int k, int n_args, wt_mem_settings *s, wt_fit_a
   for (i = k + 1; i < n_args; i++)
     if (c->args[i] != NULL && sqlite3_value_type(c->args[i]) != SQLITE_NULL) {
       *pzErr = sqlite3_mprintf("%s(): settings given as a JSON object take no %s argument after "
-                               "them", c->def->name, c->def->arg_names[i]);
+                               "them",
+                               c->def->name, c->def->arg_names[i]);
       return SQLITE_ERROR;
     }
-  if (wt_settings_parse(text, (size_t)sqlite3_value_bytes(c->args[k]), s, ask, err,
-                        sizeof(err)) != 0) {
+  if (wt_settings_parse(text, (size_t)sqlite3_value_bytes(c->args[k]), s, ask, err, sizeof(err)) !=
+      0) {
     *pzErr = sqlite3_mprintf("%s(): %s", c->def->name, err);
     return SQLITE_ERROR;
   }
@@ -442,8 +443,8 @@ static int gf_start(wt_cursor *c, char **pzErr) {
     s.with_parts_weights = 1;
     rc = gm_parts_open(c, &s, &parts);
     if (rc == SQLITE_OK) {
-      p = wt_fit_search(&c->src->model, gm_header_bytes(c), &s, want_layers, want_ctx, &b,
-                        &st->ans, &err);
+      p = wt_fit_search(&c->src->model, gm_header_bytes(c), &s, want_layers, want_ctx, &b, &st->ans,
+                        &err);
       rc = gm_outcome(c, p, &err, &st->not_a_model, st->reason, sizeof(st->reason), pzErr);
     }
     gm_parts_close(&parts);
