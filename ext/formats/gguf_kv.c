@@ -1,7 +1,7 @@
 /*
 ** gguf_kv.c: the key-value section of a GGUF header: each pair's key, type
 ** and value (a number, a string, or an array of either), read without a
-** copy or an allocation; and general.alignment, the one key the parser
+** copy or an allocation but the key's; and general.alignment, the one key the parser
 ** itself obeys.  See gguf_parser.c for the format and the checks.
 ** Layer: formats (pure C; uses base/).
 */
@@ -114,7 +114,8 @@ int gg_kv(gg_parser *g, uint64_t i, wt_meta *kv) {
   g->kind = GG_KV;
   g->index = i;
   g->name.p = NULL;
-  if (gg_string(g, "key", "key length", &kv->key) != 0)
+  g->key_at[i] = start;
+  if (gg_string_copy(g, "key", "key length", &kv->key) != 0)
     return -1;
   if (kv->key.n == 0)
     return gg_fail(g, start, "empty key");
@@ -163,7 +164,7 @@ int gg_alignment(gg_parser *g) {
     g->index = i;
     g->name = kv->key;
     if (kv->type != GGUF_TYPE_UINT32)
-      return gg_fail(g, (uint64_t)((const unsigned char *)kv->key.p - g->d) + kv->key.n,
+      return gg_fail(g, g->key_at[i] + g->len + kv->key.n,
                      "general.alignment must have type UINT32, not %s%s%s",
                      gguf_type_name(kv->type), kv->type == GGUF_TYPE_ARRAY ? " of " : "",
                      kv->type == GGUF_TYPE_ARRAY ? gguf_type_name(kv->elem_type) : "");
