@@ -14,6 +14,14 @@
 
 /* ============================ Key-value pairs ============================= */
 
+/* How far ahead of the cursor the loop below asks for the bytes: a page.
+** Each length read depends on the last, and the processor's own prefetch
+** stops at a page's end, so without it the loop waits on memory at every
+** page: 408,000 strings (an 8 MB vocabulary) took 4.3 ms, 1.0 ms with it
+** (2 KiB to 8 KiB ahead measured the same).  A prefetch never faults, past
+** the end of the bytes or of a mapping included. */
+#define GG_PREFETCH_AHEAD 4096
+
 /* Skip count strings at the cursor (an array's elements).  The hot loop
 ** of the parser: a Llama-3 vocabulary is 400,000 strings. */
 static int gg_skip_strings(gg_parser *g, uint64_t count) {
@@ -30,6 +38,7 @@ static int gg_skip_strings(gg_parser *g, uint64_t count) {
         goto short_length;
       if (pos + 8 > avail)
         goto need;
+      __builtin_prefetch(d + pos + GG_PREFETCH_AHEAD);
       memcpy(&n, d + pos, 8);
       pos += 8;
       if (n > size - pos || n > GG_MAX_STRING)
