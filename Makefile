@@ -159,12 +159,17 @@ $(BUILD)/park_test: tests/park_test.c $(PARK_TEST_OBJ) | $(BUILD)
 
 # Tensor bytes read through a mapping while the file is truncated, and the
 # SIGBUS handler's manners toward the process's own (tests/mmap_test.c).
-$(BUILD)/mmap_test: tests/mmap_test.c | $(BUILD)
+$(BUILD)/mmap_test: tests/mmap_test.c tests/ext_conn.h | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
+
+# A GGUF header parsed in its mapping while the file is cut short under it
+# (tests/header_map_test.c).
+$(BUILD)/header_map_test: tests/header_map_test.c tests/ext_conn.h | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
 # A file rewritten in place by one write(2) while statements open and read
 # it: never a mix of the two versions (tests/rewrite_race_test.c).
-$(BUILD)/rewrite_race_test: tests/rewrite_race_test.c | $(BUILD)
+$(BUILD)/rewrite_race_test: tests/rewrite_race_test.c tests/ext_conn.h | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
 # A scratch dump of what the GGUF parser makes of files (tests/gguf_dump.c).
@@ -263,7 +268,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/header_map_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/exports_test.sh $(MODULE)
@@ -292,6 +297,12 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	  $(BUILD)/mmap_test $(BUILD)/asan/weights.so $(BUILD)/mmap > $(BUILD)/mmap_test_asan.log || \
 	  { cat $(BUILD)/mmap_test_asan.log; exit 1; }
 	tail -1 $(BUILD)/mmap_test_asan.log
+	rm -rf $(BUILD)/hmap && mkdir -p $(BUILD)/hmap && $(BUILD)/header_map_test $(MODULE) $(BUILD)/hmap
+	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  $(BUILD)/header_map_test $(BUILD)/asan/weights.so $(BUILD)/hmap > $(BUILD)/header_map_asan.log || \
+	  { cat $(BUILD)/header_map_asan.log; exit 1; }
+	tail -1 $(BUILD)/header_map_asan.log
+	rm -rf $(BUILD)/hmap
 	rm -rf $(BUILD)/race && $(BUILD)/rewrite_race_test $(MODULE) $(BUILD)/race
 	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 	  $(BUILD)/rewrite_race_test $(BUILD)/asan/weights.so $(BUILD)/race
@@ -395,8 +406,9 @@ bench-run: $(MODULE) $(BUILD)/bench
 # files underneath (by rename and, TSAN_INPLACE=1 the default, rewritten in
 # place), all built with ThreadSanitizer (clang), once with tensor bytes read
 # with pread and once through the guarded mapping (WT_MMAP=0, 1); then
-# tests/mmap_test.c (files truncated under mapped reads) and
-# tests/rewrite_race_test.c (a rewrite in place by one write(2)) in the
+# tests/mmap_test.c (files truncated under mapped reads),
+# tests/header_map_test.c (a GGUF header cut under its parse in a mapping)
+# and tests/rewrite_race_test.c (a rewrite in place by one write(2)) in the
 # same build.
 TSAN_CC    ?= clang
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
@@ -415,17 +427,21 @@ $(BUILD)/tsan/concurrency_test: tests/concurrency_test.c Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
-$(BUILD)/tsan/mmap_test: tests/mmap_test.c Makefile
+$(BUILD)/tsan/mmap_test: tests/mmap_test.c tests/ext_conn.h Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
-$(BUILD)/tsan/rewrite_race_test: tests/rewrite_race_test.c Makefile
+$(BUILD)/tsan/header_map_test: tests/header_map_test.c tests/ext_conn.h Makefile
+	@mkdir -p $(dir $@)
+	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
+
+$(BUILD)/tsan/rewrite_race_test: tests/rewrite_race_test.c tests/ext_conn.h Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
 .PHONY: tsan
 tsan: fuzz-deps
-	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/tsan/rewrite_race_test $(BUILD)/demo/.stamp
+	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/tsan/header_map_test $(BUILD)/tsan/rewrite_race_test $(BUILD)/demo/.stamp
 	rm -rf $(BUILD)/tsan/work $(BUILD)/tsan/mmap
 	for mmap in 0 1; do \
 	  rm -rf $(BUILD)/tsan/work && \
@@ -434,6 +450,9 @@ tsan: fuzz-deps
 	done
 	TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
 	  $(BUILD)/tsan/mmap_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/mmap
+	rm -rf $(BUILD)/tsan/hmap && mkdir -p $(BUILD)/tsan/hmap && \
+	  TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
+	  $(BUILD)/tsan/header_map_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/hmap
 	rm -rf $(BUILD)/tsan/race && TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
 	  $(BUILD)/tsan/rewrite_race_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/race
 
