@@ -182,6 +182,11 @@ WRITE_TEST_SRC := $(PARSER_SRC) $(filter-out ext/write/out_file.c,$(WRITE_SRC))
 $(BUILD)/write_test: tests/write_test.c $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_test.c $(WRITE_TEST_SRC) $(EXT_LIBS)
 
+# A model card's front matter read on hand-written cards (tests/model_card_test.c),
+# under AddressSanitizer + UBSan.
+$(BUILD)/model_card_test: tests/model_card_test.c ext/formats/model_card.c ext/formats/model_card.h $(BASE_SRC) | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext -o $@ tests/model_card_test.c ext/formats/model_card.c $(BASE_SRC)
+
 # Unit tests of the Hugging Face <-> GGUF name map.
 $(BUILD)/name_map_test: tests/name_map_test.c $(PARSER_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/name_map_test.c $(PARSER_OBJ) $(EXT_LIBS)
@@ -268,7 +273,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/header_map_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/model_card_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/header_map_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/exports_test.sh $(MODULE)
@@ -282,6 +287,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	$(BUILD)/report_test
 	$(BUILD)/name_map_test > $(BUILD)/name_map_test.log || { cat $(BUILD)/name_map_test.log; exit 1; }
 	tail -1 $(BUILD)/name_map_test.log
+	$(BUILD)/model_card_test
 	$(BUILD)/prefix_test $(BUILD)/testdata/gguf/*.gguf $(BUILD)/testdata/safetensors/*.safetensors \
 	  $(BUILD)/demo/*.gguf $(BUILD)/demo/*.safetensors > $(BUILD)/prefix_test.log || \
 	  { cat $(BUILD)/prefix_test.log; exit 1; }
@@ -463,7 +469,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
                 fuzz_paths_index fuzz_url fuzz_hf_config fuzz_memory fuzz_paths_names
-FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg fuzz_write
+FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg fuzz_write fuzz_model_card
 
 # The sources each target links (a thin harness over pure functions).
 FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
@@ -476,6 +482,7 @@ FUZZ_SRC_fuzz_paths_index := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC) \
                              $(filter ext/paths/paths%.c ext/paths/hf_%.c,$(PATHS_SRC))
 FUZZ_SRC_fuzz_url         := $(BASE_SRC) ext/remote/url.c
 FUZZ_SRC_fuzz_hf_config   := $(PARSER_SRC)
+FUZZ_SRC_fuzz_model_card  := $(BASE_SRC) ext/formats/model_card.c
 FUZZ_SRC_fuzz_http        := ext/remote/http_parse.c
 FUZZ_SRC_fuzz_hf_tree     := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC)
 # The real remote source (http.c built with WT_REMOTE) over tests/fuzz/fake_curl.c, not libcurl.
@@ -517,7 +524,13 @@ $(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp $(BUILD)/arch/.stamp 
 	for f in $(BUILD)/testdata/gguf/ok-*.gguf $(BUILD)/testdata/safetensors/*.safetensors $(BUILD)/demo/*.gguf; do \
 	  { printf '\003\001\005\011\007\002\000\002\003\003\002\010\005'; cat $$f; } \
 	    > $(BUILD)/fuzz/corpus/fuzz_write/$$(basename $$f); done
-	mkdir -p $(BUILD)/fuzz/corpus/fuzz_hf_config
+	mkdir -p $(BUILD)/fuzz/corpus/fuzz_hf_config $(BUILD)/fuzz/corpus/fuzz_model_card
+	printf -- '---\nlicense: mit\nbase_model: org/name # the base\n---\n# Card\n' \
+	  > $(BUILD)/fuzz/corpus/fuzz_model_card/string
+	printf -- '---\nbase_model:\n  - "org/a"\n  - '"'"'org/b'"'"'\ntags: [x, y]\n...\n' \
+	  > $(BUILD)/fuzz/corpus/fuzz_model_card/list
+	printf -- '\357\273\277---\r\nbase_model: [org/a, "o\\"b"]\r\n---\r\n' \
+	  > $(BUILD)/fuzz/corpus/fuzz_model_card/flow
 	cp $(BUILD)/demo/config.json $(BUILD)/fuzz/corpus/fuzz_hf_config/demo-config.json
 	for f in $$(find $(BUILD)/testdata/trees -name '*.json'); do \
 	  cp $$f $(BUILD)/fuzz/corpus/fuzz_paths_index/$$(echo $$f | tr / _); done
