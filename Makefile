@@ -393,12 +393,16 @@ format:
 # GGUF is sparse) and writes tests/bench/RESULTS.md.
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 
-$(BUILD)/bench: $(BENCH_SRC) tests/bench/bench.h Makefile $(BUILD)/bench-gguf-list | $(BUILD)
+$(BUILD)/bench: $(BENCH_SRC) tests/bench/bench.h Makefile $(BUILD)/bench-gguf-list $(BUILD)/bench-ggml-list | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $(BENCH_SRC) -lsqlite3
 
 # The benchmark's baseline GGUF lister (its whole-process rows), its own program.
 $(BUILD)/bench-gguf-list: tests/bench/lister/gguf_list.c | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $<
+
+# ggml's own GGUF parser as a lister (libggml-base.so opened at run time).
+$(BUILD)/bench-ggml-list: tests/bench/lister/ggml_list.c | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -ldl
 
 .PHONY: bench bench-run
 bench: deps
