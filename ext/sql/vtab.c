@@ -461,11 +461,6 @@ static char *wt_scope_error(wt_cursor *c, const char *path, const char *where, c
                          failing == 2 ? "s" : "", path);
 }
 
-/* What a table's opens keep of a header (bytes/source.h). */
-static int wt_open_of(const wt_table_def *def) {
-  return def->description_only ? WT_OPEN_DESCRIPTION : WT_OPEN_HEADER;
-}
-
 /* Turn the path argument into the files and models to read; a table of
 ** file contents checks them all first. */
 static int wt_expand_path(wt_cursor *c, const char *path, int n, char **pzErr) {
@@ -478,8 +473,8 @@ static int wt_expand_path(wt_cursor *c, const char *path, int n, char **pzErr) {
     return SQLITE_ERROR;
   }
   if (c->def->rows == WT_ROWS_DATA) {
-    failing = wt_scope_check(c->cache, &c->paths, c->def->format, wt_open_of(c->def), &c->keep,
-                             &where, &e);
+    failing =
+        wt_scope_check(c->cache, &c->paths, c->def->format, c->def->open, &c->keep, &where, &e);
     if (failing != 0)
       wt_scope_keep_free(&c->keep);
     if (failing < 0)
@@ -516,8 +511,8 @@ static int wt_visit_file(wt_cursor *c, char **pzErr) {
     }
   }
   c->src = wt_scope_take(&c->keep, c->cache, c->cur);
-  if (c->src == NULL && wt_cache_open_as(c->cache, c->file, strlen(c->file), format,
-                                         wt_open_of(c->def), &c->src, &e)) {
+  if (c->src == NULL &&
+      wt_cache_open_as(c->cache, c->file, strlen(c->file), format, c->def->open, &c->src, &e)) {
     c->src = NULL;
     if (c->def->rows != WT_ROWS_FILES) {
       *pzErr = wt_error_message(c->def->name, c->file, e.msg);
