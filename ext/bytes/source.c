@@ -12,6 +12,11 @@
 ** its 8 + N bytes are in.  A remote source
 ** takes the same path with HTTP ranges, starting from the bytes its open
 ** already fetched (wt_file.first_read).
+**
+** An open for a listing (WT_OPEN_DESCRIPTION) of a local GGUF file maps
+** the file's first bytes (at most WT_HEADER_MAX) instead and parses them
+** in place, in one pass, under the SIGBUS guard; wt_source_load_header()
+** reads the header later, for the first reader that needs its bytes.
 */
 #include "source.h"
 
@@ -75,9 +80,9 @@ static int wt_cut_safetensors(const unsigned char *d, uint64_t avail, uint64_t s
 
 /* Parse the first avail bytes of s, at data, as format (0: detect), a GGUF
 ** header going on where the last call on *gp stopped (made on the first
-** call).  Returns 0,
-** -1 with err set, or 1 with *need and *least set (the header probably
-** ends at byte *need; the parse needs at least the first *least bytes). */
+** call).  Returns 0, -1 with err set, or 1 with *need and *least set (the
+** header probably ends at byte *need; the parse needs at least the first
+** *least bytes). */
 static int wt_parse(wt_source *s, const unsigned char *data, int format, uint64_t avail,
                     gguf_prefix **gp, uint64_t *need, uint64_t *least, wt_error *err) {
   int rc;
