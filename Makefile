@@ -159,12 +159,17 @@ $(BUILD)/park_test: tests/park_test.c $(PARK_TEST_OBJ) | $(BUILD)
 
 # Tensor bytes read through a mapping while the file is truncated, and the
 # SIGBUS handler's manners toward the process's own (tests/mmap_test.c).
-$(BUILD)/mmap_test: tests/mmap_test.c | $(BUILD)
+$(BUILD)/mmap_test: tests/mmap_test.c tests/ext_conn.h | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
+
+# A GGUF header parsed in its mapping while the file is cut short under it
+# (tests/header_map_test.c).
+$(BUILD)/header_map_test: tests/header_map_test.c tests/ext_conn.h | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
 # A file rewritten in place by one write(2) while statements open and read
 # it: never a mix of the two versions (tests/rewrite_race_test.c).
-$(BUILD)/rewrite_race_test: tests/rewrite_race_test.c | $(BUILD)
+$(BUILD)/rewrite_race_test: tests/rewrite_race_test.c tests/ext_conn.h | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
 # A scratch dump of what the GGUF parser makes of files (tests/gguf_dump.c).
@@ -176,6 +181,11 @@ PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
 WRITE_TEST_SRC := $(PARSER_SRC) $(filter-out ext/write/out_file.c,$(WRITE_SRC))
 $(BUILD)/write_test: tests/write_test.c $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_test.c $(WRITE_TEST_SRC) $(EXT_LIBS)
+
+# A model card's front matter read on hand-written cards (tests/model_card_test.c),
+# under AddressSanitizer + UBSan.
+$(BUILD)/model_card_test: tests/model_card_test.c ext/formats/model_card.c ext/formats/model_card.h $(BASE_SRC) | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext -o $@ tests/model_card_test.c ext/formats/model_card.c $(BASE_SRC)
 
 # Unit tests of the Hugging Face <-> GGUF name map.
 $(BUILD)/name_map_test: tests/name_map_test.c $(PARSER_OBJ) | $(BUILD)
@@ -266,7 +276,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/model_card_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/header_map_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/exports_test.sh $(MODULE)
@@ -280,6 +290,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	$(BUILD)/report_test
 	$(BUILD)/name_map_test > $(BUILD)/name_map_test.log || { cat $(BUILD)/name_map_test.log; exit 1; }
 	tail -1 $(BUILD)/name_map_test.log
+	$(BUILD)/model_card_test
 	$(BUILD)/prefix_test $(BUILD)/testdata/gguf/*.gguf $(BUILD)/testdata/safetensors/*.safetensors \
 	  $(BUILD)/demo/*.gguf $(BUILD)/demo/*.safetensors > $(BUILD)/prefix_test.log || \
 	  { cat $(BUILD)/prefix_test.log; exit 1; }
@@ -295,6 +306,12 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	  $(BUILD)/mmap_test $(BUILD)/asan/weights.so $(BUILD)/mmap > $(BUILD)/mmap_test_asan.log || \
 	  { cat $(BUILD)/mmap_test_asan.log; exit 1; }
 	tail -1 $(BUILD)/mmap_test_asan.log
+	rm -rf $(BUILD)/hmap && mkdir -p $(BUILD)/hmap && $(BUILD)/header_map_test $(MODULE) $(BUILD)/hmap
+	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  $(BUILD)/header_map_test $(BUILD)/asan/weights.so $(BUILD)/hmap > $(BUILD)/header_map_asan.log || \
+	  { cat $(BUILD)/header_map_asan.log; exit 1; }
+	tail -1 $(BUILD)/header_map_asan.log
+	rm -rf $(BUILD)/hmap
 	rm -rf $(BUILD)/race && $(BUILD)/rewrite_race_test $(MODULE) $(BUILD)/race
 	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 	  $(BUILD)/rewrite_race_test $(BUILD)/asan/weights.so $(BUILD)/race
@@ -380,12 +397,16 @@ format:
 # GGUF is sparse) and writes tests/bench/RESULTS.md.
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 
-$(BUILD)/bench: $(BENCH_SRC) tests/bench/bench.h Makefile $(BUILD)/bench-gguf-list | $(BUILD)
+$(BUILD)/bench: $(BENCH_SRC) tests/bench/bench.h Makefile $(BUILD)/bench-gguf-list $(BUILD)/bench-ggml-list | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $(BENCH_SRC) -lsqlite3
 
 # The benchmark's baseline GGUF lister (its whole-process rows), its own program.
 $(BUILD)/bench-gguf-list: tests/bench/lister/gguf_list.c | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $<
+
+# ggml's own GGUF parser as a lister (libggml-base.so opened at run time).
+$(BUILD)/bench-ggml-list: tests/bench/lister/ggml_list.c | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -ldl
 
 .PHONY: bench bench-run
 bench: deps
@@ -399,8 +420,9 @@ bench-run: $(MODULE) $(BUILD)/bench
 # files underneath (by rename and, TSAN_INPLACE=1 the default, rewritten in
 # place), all built with ThreadSanitizer (clang), once with tensor bytes read
 # with pread and once through the guarded mapping (WT_MMAP=0, 1); then
-# tests/mmap_test.c (files truncated under mapped reads) and
-# tests/rewrite_race_test.c (a rewrite in place by one write(2)) in the
+# tests/mmap_test.c (files truncated under mapped reads),
+# tests/header_map_test.c (a GGUF header cut under its parse in a mapping)
+# and tests/rewrite_race_test.c (a rewrite in place by one write(2)) in the
 # same build.
 TSAN_CC    ?= clang
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
@@ -419,17 +441,21 @@ $(BUILD)/tsan/concurrency_test: tests/concurrency_test.c Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
-$(BUILD)/tsan/mmap_test: tests/mmap_test.c Makefile
+$(BUILD)/tsan/mmap_test: tests/mmap_test.c tests/ext_conn.h Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
-$(BUILD)/tsan/rewrite_race_test: tests/rewrite_race_test.c Makefile
+$(BUILD)/tsan/header_map_test: tests/header_map_test.c tests/ext_conn.h Makefile
+	@mkdir -p $(dir $@)
+	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
+
+$(BUILD)/tsan/rewrite_race_test: tests/rewrite_race_test.c tests/ext_conn.h Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
 .PHONY: tsan
 tsan: fuzz-deps
-	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/tsan/rewrite_race_test $(BUILD)/demo/.stamp
+	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/tsan/header_map_test $(BUILD)/tsan/rewrite_race_test $(BUILD)/demo/.stamp
 	rm -rf $(BUILD)/tsan/work $(BUILD)/tsan/mmap
 	for mmap in 0 1; do \
 	  rm -rf $(BUILD)/tsan/work && \
@@ -438,6 +464,9 @@ tsan: fuzz-deps
 	done
 	TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
 	  $(BUILD)/tsan/mmap_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/mmap
+	rm -rf $(BUILD)/tsan/hmap && mkdir -p $(BUILD)/tsan/hmap && \
+	  TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
+	  $(BUILD)/tsan/header_map_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/hmap
 	rm -rf $(BUILD)/tsan/race && TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
 	  $(BUILD)/tsan/rewrite_race_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/race
 
@@ -448,7 +477,8 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
                 fuzz_paths_index fuzz_url fuzz_hf_config fuzz_memory fuzz_paths_names
-FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg fuzz_write fuzz_settings
+FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg fuzz_write fuzz_model_card \
+                fuzz_settings
 
 # The sources each target links (a thin harness over pure functions).
 FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
@@ -461,6 +491,7 @@ FUZZ_SRC_fuzz_paths_index := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC) \
                              $(filter ext/paths/paths%.c ext/paths/hf_%.c,$(PATHS_SRC))
 FUZZ_SRC_fuzz_url         := $(BASE_SRC) ext/remote/url.c
 FUZZ_SRC_fuzz_hf_config   := $(PARSER_SRC)
+FUZZ_SRC_fuzz_model_card  := $(BASE_SRC) ext/formats/model_card.c
 FUZZ_SRC_fuzz_http        := ext/remote/http_parse.c
 FUZZ_SRC_fuzz_hf_tree     := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC)
 # The real remote source (http.c built with WT_REMOTE) over tests/fuzz/fake_curl.c, not libcurl.
@@ -503,7 +534,13 @@ $(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp $(BUILD)/arch/.stamp 
 	for f in $(BUILD)/testdata/gguf/ok-*.gguf $(BUILD)/testdata/safetensors/*.safetensors $(BUILD)/demo/*.gguf; do \
 	  { printf '\003\001\005\011\007\002\000\002\003\003\002\010\005'; cat $$f; } \
 	    > $(BUILD)/fuzz/corpus/fuzz_write/$$(basename $$f); done
-	mkdir -p $(BUILD)/fuzz/corpus/fuzz_hf_config
+	mkdir -p $(BUILD)/fuzz/corpus/fuzz_hf_config $(BUILD)/fuzz/corpus/fuzz_model_card
+	printf -- '---\nlicense: mit\nbase_model: org/name # the base\n---\n# Card\n' \
+	  > $(BUILD)/fuzz/corpus/fuzz_model_card/string
+	printf -- '---\nbase_model:\n  - "org/a"\n  - '"'"'org/b'"'"'\ntags: [x, y]\n...\n' \
+	  > $(BUILD)/fuzz/corpus/fuzz_model_card/list
+	printf -- '\357\273\277---\r\nbase_model: [org/a, "o\\"b"]\r\n---\r\n' \
+	  > $(BUILD)/fuzz/corpus/fuzz_model_card/flow
 	cp $(BUILD)/demo/config.json $(BUILD)/fuzz/corpus/fuzz_hf_config/demo-config.json
 	for f in $$(find $(BUILD)/testdata/trees -name '*.json'); do \
 	  cp $$f $(BUILD)/fuzz/corpus/fuzz_paths_index/$$(echo $$f | tr / _); done

@@ -213,6 +213,59 @@ def st_cases(d):
                                "b": "model-00002-of-00002.safetensors"}})
 
 
+def write_card(path, front_matter):
+    """A README.md with the given YAML front matter and some text."""
+    with open(path, "w") as f:
+        f.write("---\n" + front_matter + "---\n\n# Model card\n\nbase_model: not/this (the text)\n")
+
+
+def card_cases(d):
+    """Models whose base model only their card (README.md) names."""
+    llama = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "max_position_embeddings": 4096}
+    lora = [("base_model.model.q_proj.lora_A.weight", "F32", [8, 16]),
+            ("base_model.model.q_proj.lora_B.weight", "F32", [16, 8])]
+    # a PEFT adapter whose adapter_config.json has base_model_name_or_path
+    # null, as PEFT writes it for a base loaded from a local folder; its card
+    # names the base as PEFT's card template does (a plain string)
+    os.makedirs(d + "/peft-null")
+    write_json(d + "/peft-null/adapter_config.json",
+               {"base_model_name_or_path": None, "peft_type": "LORA", "r": 8})
+    write_safetensors(d + "/peft-null/adapter_model.safetensors", lora)
+    write_card(d + "/peft-null/README.md", "library_name: peft\nbase_model: org/card-base\n")
+    # an adapter whose config names its base: the config's, not the card's
+    os.makedirs(d + "/peft-named")
+    write_json(d + "/peft-named/adapter_config.json",
+               {"base_model_name_or_path": "org/config-base", "peft_type": "LORA"})
+    write_safetensors(d + "/peft-named/adapter_model.safetensors", lora)
+    write_card(d + "/peft-named/README.md", "base_model: org/card-base\n")
+    # a fine-tune: config.json says nothing of a base; the card, as a block
+    # list of one (as huggingface_hub's ModelCardData writes it), with a
+    # quoted item and comments
+    os.makedirs(d + "/finetune")
+    write_json(d + "/finetune/config.json", llama)
+    write_safetensors(d + "/finetune/model.safetensors", [("x", "F32", [2])])
+    write_card(d + "/finetune/README.md",
+               "license: llama3\nbase_model:\n  # the model it was trained from\n  - \"org/llama-8b\"\n"
+               "tags:\n- fine-tuned\n")
+    # a merge: a flow list of two, in the card's order
+    os.makedirs(d + "/merge")
+    write_json(d + "/merge/config.json", llama)
+    write_safetensors(d + "/merge/model.safetensors", [("x", "F32", [2])])
+    write_card(d + "/merge/README.md", "base_model: [org/b-model, 'org/a-model']\nbase_model_relation: merge\n")
+    # a card whose base_model is a mapping, which the Hub does not take:
+    # nothing (and no error)
+    os.makedirs(d + "/mapping")
+    write_json(d + "/mapping/config.json", llama)
+    write_safetensors(d + "/mapping/model.safetensors", [("x", "F32", [2])])
+    write_card(d + "/mapping/README.md", "base_model:\n  name: org/n\n")
+    # a GGUF without general.base_model.*: its card's (a quantizer's repo)
+    os.makedirs(d + "/gguf")
+    write_gguf(d + "/gguf/model-Q8_0.gguf",
+               [("general.architecture", STRING, "llama"), ("general.file_type", U32, 7)],
+               [("output.weight", F32, [8])])
+    write_card(d + "/gguf/README.md", "base_model: org/llama-8b-instruct\nquantized_by: someone\n")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: gen_catalog.py OUTDIR")
@@ -220,8 +273,10 @@ def main():
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out + "/gguf")
     os.makedirs(out + "/st")
+    os.makedirs(out + "/cards")
     gguf_cases(out + "/gguf")
     st_cases(out + "/st")
+    card_cases(out + "/cards")
 
 
 if __name__ == "__main__":

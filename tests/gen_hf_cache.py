@@ -3,7 +3,9 @@
 
 Run by `make testdata` after the generated files of build/testdata exist
 (the model content is copied from build/testdata/safetensors and /gguf).
-OUTDIR is removed and made again.  It holds:
+OUTDIR is removed and made again, and OUTDIR-card beside it (a cache of one
+PEFT adapter whose README.md alone names its base model: build_card_cache).
+OUTDIR holds:
 
   hub/                                    the cache (as HF_HUB_CACHE)
     CACHEDIR.TAG, version.txt, .locks/    what huggingface_hub leaves at the root
@@ -189,6 +191,20 @@ def build(out):
     return hub, [tiny, data, app]
 
 
+def build_card_cache(out):
+    """A cache of its own (OUTDIR-card, so that the facts of the one above
+    stay as they are): a PEFT adapter whose adapter_config.json has no base
+    model (null) and whose card (README.md, a git blob as the Hub stores
+    it, behind the snapshot's symlink) names it."""
+    hub = os.path.join(out, "hub")
+    os.makedirs(hub)
+    lora = Repo(hub, "models--org--lora", "model", "org/lora")
+    lora.git(REV_A, "adapter_config.json", b'{"base_model_name_or_path": null, "peft_type": "LORA"}\n')
+    lora.lfs(REV_A, "adapter_model.safetensors", read(os.path.join(ST, "ok_scalar_i64.safetensors")))
+    lora.git(REV_A, "README.md", b"---\nlibrary_name: peft\nbase_model:\n- org/tiny\n---\n# A LoRA\n")
+    lora.ref("main", REV_A)
+
+
 def entry(path, blob_file, data, repo, revision, incomplete):
     """A manifest entry line (without the leading "entry")."""
     if data is None:
@@ -261,6 +277,8 @@ def main():
         if not os.path.exists(os.path.join(ST, f)):
             sys.exit("gen_hf_cache.py: %s is missing: run `make testdata` first" % os.path.join(ST, f))
     shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(out + "-card", ignore_errors=True)
+    build_card_cache(out + "-card")
     hub, (tiny, data, app) = build(out)
     lines = []
 

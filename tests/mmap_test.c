@@ -53,55 +53,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#define TEST_NAME "mmap_test"
+#include "ext_conn.h"
+
 #define NVALUES       (2u << 20) /* F32 values of the tensor */
 #define MAX_SECONDS   60         /* a query that never saw a fault by then fails */
 #define VALUES_COUNT  300000     /* rows of the tensor_values query */
 #define ALT_STACK     (64 << 10)
 #define CHILD_SECONDS (3 * MAX_SECONDS)
 
-static const char *ext_path, *work;
+static const char *work;
 static char big_path[4096];
 static uint64_t header_len; /* 8 + N */
 static atomic_int stop_writer;
-
-static void die(const char *what, const char *detail) {
-  fprintf(stderr, "mmap_test: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
-  exit(2);
-}
-
-/* A connection with the extension loaded. */
-static sqlite3 *open_db(void) {
-  sqlite3 *db;
-  char *msg = NULL;
-  if (sqlite3_open(":memory:", &db) != SQLITE_OK)
-    die("cannot open a connection", NULL);
-  sqlite3_enable_load_extension(db, 1);
-  if (sqlite3_load_extension(db, ext_path, NULL, &msg) != SQLITE_OK)
-    die("cannot load the extension", msg);
-  return db;
-}
-
-/* The first column of the first row of sql (?1 = p1) as text, malloc'd;
-** "error: MESSAGE" on an error. */
-static char *query(sqlite3 *db, const char *sql, const char *p1) {
-  sqlite3_stmt *st;
-  char *out;
-  int rc;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-    die("prepare", sqlite3_errmsg(db));
-  if (p1 != NULL)
-    sqlite3_bind_text(st, 1, p1, -1, SQLITE_STATIC);
-  rc = sqlite3_step(st);
-  if (rc == SQLITE_ROW) {
-    const char *v = (const char *)sqlite3_column_text(st, 0);
-    out = strdup(v ? v : "NULL");
-  } else {
-    out = malloc(strlen(sqlite3_errmsg(db)) + 8);
-    sprintf(out, "error: %s", sqlite3_errmsg(db));
-  }
-  sqlite3_finalize(st);
-  return out;
-}
 
 /* Write the safetensors file of one F32 tensor "w" of NVALUES ones. */
 static void write_big(void) {

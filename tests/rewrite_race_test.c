@@ -40,23 +40,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define TEST_NAME "rewrite_race_test"
+#include "ext_conn.h"
+
 #define NVALUES         (2u << 20) /* F32 values per tensor: 8 MiB */
 #define HEADER_LEN      256        /* JSON header bytes, space-padded */
 #define WRITER_PAUSE_US 3000
 #define READERS         2
 
-static const char *ext_path;
 static char path[4096];
 static unsigned char *version[2]; /* the whole file, A and B */
 static size_t file_len;
 static int queries = 150;
 static atomic_int readers_left, stop_writer;
 static atomic_long n_a, n_b, n_error, n_mixed, n_writes;
-
-static void die(const char *what, const char *detail) {
-  fprintf(stderr, "rewrite_race_test: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
-  exit(2);
-}
 
 /* Fill n F32 values at p with v. */
 static void fill(unsigned char *p, float v) {
@@ -117,14 +114,9 @@ static void *writer(void *arg) {
 }
 
 /* A connection with the extension loaded, mapped reads on when map is set. */
-static sqlite3 *open_db(int map) {
-  sqlite3 *db;
+static sqlite3 *open_db_mapped(int map) {
+  sqlite3 *db = open_db();
   char *msg = NULL;
-  if (sqlite3_open(":memory:", &db) != SQLITE_OK)
-    die("cannot open a connection", NULL);
-  sqlite3_enable_load_extension(db, 1);
-  if (sqlite3_load_extension(db, ext_path, NULL, &msg) != SQLITE_OK)
-    die("cannot load the extension", msg);
   if (sqlite3_exec(db, map ? "SELECT weights_mmap(1)" : "SELECT 1", NULL, NULL, &msg) != SQLITE_OK)
     die("weights_mmap", msg);
   return db;
@@ -155,7 +147,7 @@ static void one_query(sqlite3 *db, sqlite3_stmt *st) {
 }
 
 static void *reader(void *arg) {
-  sqlite3 *db = open_db((int)(long)arg);
+  sqlite3 *db = open_db_mapped((int)(long)arg);
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db, "SELECT min, max FROM tensor_stats(?1) WHERE name = 'x'", -1, &st,
                          NULL) != SQLITE_OK)

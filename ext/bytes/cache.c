@@ -37,6 +37,7 @@ struct wt_cache {
   uint64_t hits, misses, values_decoded;
   int remote_off;    /* weights_remote(0) */
   int use_map;       /* weights_mmap(): given to every source handed out */
+  int map_headers;   /* GGUF headers parsed in their mapping (1 unless weights_mmap(0)) */
   uint64_t checks;   /* wt_cache_new_check() numbers given */
   uint64_t failures; /* errors its tables and functions reported (wt_cache_note_failure) */
 };
@@ -46,6 +47,7 @@ wt_cache *wt_cache_new(void) {
   if (c != NULL) {
     c->refs = 1;
     c->use_map = WT_MMAP_DEFAULT;
+    c->map_headers = 1;
   }
   return c;
 }
@@ -99,10 +101,24 @@ static void wt_cache_trim(wt_cache *c) {
   }
 }
 
+/* Read the header of the source of entry e, which an open kept only the
+** description of, recounting the entry's bytes: 0, or -1 (the file changed
+** since, or no memory: the caller drops the entry and opens it afresh). */
+static int wt_cache_load_header(wt_cache *c, wt_entry *e) {
+  wt_error unused;
+  if (wt_source_load_header(e->src, &unused) != 0)
+    return -1;
+  c->bytes -= e->bytes;
+  e->bytes = wt_source_bytes(e->src);
+  c->bytes += e->bytes;
+  return 0;
+}
+
 /* wt_cache_find(), with the stat skipped when check is not 0 and the
-** entry was found unchanged during that check. */
+** entry was found unchanged during that check; open says what the caller
+** needs (WT_OPEN_HEADER: the header is read if the entry lacks it). */
 static int wt_cache_lookup(wt_cache *c, const char *path, size_t n, int format, uint64_t check,
-                           wt_source **out) {
+                           int open, wt_source **out) {
   struct stat st;
   wt_entry *e, *prev = NULL;
   if (c == NULL)
@@ -126,6 +142,10 @@ static int wt_cache_lookup(wt_cache *c, const char *path, size_t n, int format, 
       }
       e->checked = check;
     }
+    if (open == WT_OPEN_HEADER && s->header == NULL && wt_cache_load_header(c, e) != 0) {
+      wt_cache_drop(c, prev); /* changed since the parse, or no memory: open afresh */
+      return 0;
+    }
     if (prev != NULL) { /* move to the front */
       prev->next = e->next;
       e->next = c->head;
@@ -135,6 +155,7 @@ static int wt_cache_lookup(wt_cache *c, const char *path, size_t n, int format, 
     s->refs++;
     s->use_map = c->use_map;
     *out = s;
+    wt_cache_trim(c); /* a header read may have grown the entry */
     return 1;
   }
   return 0;
@@ -150,12 +171,12 @@ int wt_cache_holds(const wt_cache *c, const char *path, size_t n) {
 }
 
 int wt_cache_find(wt_cache *c, const char *path, size_t n, int format, wt_source **out) {
-  return wt_cache_lookup(c, path, n, format, 0, out);
+  return wt_cache_lookup(c, path, n, format, 0, WT_OPEN_HEADER, out);
 }
 
 int wt_cache_find_checked(wt_cache *c, const char *path, size_t n, int format, uint64_t check,
                           wt_source **out) {
-  return wt_cache_lookup(c, path, n, format, check, out);
+  return wt_cache_lookup(c, path, n, format, check, WT_OPEN_HEADER, out);
 }
 
 uint64_t wt_cache_new_check(wt_cache *c) {
@@ -180,14 +201,19 @@ static void wt_cache_insert(wt_cache *c, wt_source *s) {
 
 int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source **out,
                   wt_error *err) {
+  return wt_cache_open_as(c, path, n, format, WT_OPEN_HEADER, out, err);
+}
+
+int wt_cache_open_as(wt_cache *c, const char *path, size_t n, int format, int open, wt_source **out,
+                     wt_error *err) {
   if (c == NULL)
-    return wt_source_open(path, n, format, out, err);
+    return wt_source_open_as(path, n, format, open, 1, out, err);
   if (wt_cache_allow(c, path, n, err) != 0)
     return -1;
-  if (wt_cache_find(c, path, n, format, out))
+  if (wt_cache_lookup(c, path, n, format, 0, open, out))
     return 0;
   c->misses++;
-  if (wt_source_open(path, n, format, out, err))
+  if (wt_source_open_as(path, n, format, open, c->map_headers, out, err))
     return -1;
   (*out)->use_map = c->use_map;
   wt_cache_insert(c, *out);
@@ -212,7 +238,7 @@ int wt_cache_remote(wt_cache *c, int on) {
 
 int wt_cache_mmap(wt_cache *c, int on) {
   if (on >= 0)
-    c->use_map = on;
+    c->use_map = c->map_headers = on;
   return c->use_map && wt_guard_ready(NULL);
 }
 

@@ -36,6 +36,16 @@ void wt_cache_unref(wt_cache *c);
 int wt_cache_open(wt_cache *c, const char *path, size_t n, int format, wt_source **out,
                   wt_error *err);
 
+/* wt_cache_open() for a reader that needs what open says (source.h):
+** WT_OPEN_DESCRIPTION may hand out a source whose s->header is NULL (a
+** local GGUF header parsed in its mapping, unless weights_mmap(0) was
+** called on the connection).  Every other way out of the cache
+** (wt_cache_open, wt_cache_find, wt_cache_find_checked) reads such an
+** entry's header first (wt_source_load_header), or drops the entry and
+** opens the file afresh when it changed since. */
+int wt_cache_open_as(wt_cache *c, const char *path, size_t n, int format, int open, wt_source **out,
+                     wt_error *err);
+
 /* 1 when c holds an entry for path[0..n), fresh or not (no stat). */
 int wt_cache_holds(const wt_cache *c, const char *path, size_t n);
 
@@ -96,7 +106,9 @@ uint64_t wt_cache_failures(const wt_cache *c);
 ** maps, 0 reads with pread, -1 leaves it; the default is WT_MMAP_DEFAULT
 ** (source.h).  Returns whether reads map: 0 too when the guard is off in
 ** this process (wt_guard_ready()).  Every source the cache hands out
-** takes the setting. */
+** takes the setting.  Headers that only their description is needed of
+** (wt_cache_open_as) are parsed in their mapping until the connection
+** sets 0, and again after it sets 1. */
 int wt_cache_mmap(wt_cache *c, int on);
 
 /* 0 when path[0..n) may be read on this connection, -1 with err set when

@@ -12,6 +12,11 @@
 ** its 8 + N bytes are in.  A remote source
 ** takes the same path with HTTP ranges, starting from the bytes its open
 ** already fetched (wt_file.first_read).
+**
+** An open for a listing (WT_OPEN_DESCRIPTION) of a local GGUF file maps
+** the file's first bytes (at most WT_HEADER_MAX) instead and parses them
+** in place, in one pass, under the SIGBUS guard; wt_source_load_header()
+** reads the header later, for the first reader that needs its bytes.
 */
 #include "source.h"
 
@@ -19,12 +24,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <xxhash.h>
 
 #include "formats/byte_load.h"
 #include "formats/gguf_parser.h"
 #include "formats/safetensors_parser.h"
 #include "formats/sniff.h"
+#include "mapping.h"
 
 /* The first read: enough for the header of a small file (a LoRA adapter, a
 ** shard of a folder of many), so that a scan of many small files copies
@@ -42,6 +49,8 @@
 #define WT_HEADER_MAX ((uint64_t)1 << 30)
 
 #define U(x) ((unsigned long long)(x))
+
+static int wt_source_unpark(wt_source *s, wt_error *err);
 
 /* The name tables read an item's name as the wt_str it starts with. */
 _Static_assert(offsetof(wt_tensor, name) == 0, "wt_tensor starts with its name");
@@ -69,14 +78,14 @@ static int wt_cut_safetensors(const unsigned char *d, uint64_t avail, uint64_t s
   return *n <= ST_MAX_HEADER && *n > size - 8;
 }
 
-/* Parse the first avail bytes as format (0: detect), a GGUF header going on
-** where the last call on *gp stopped (made on the first call).  Returns 0,
-** -1 with err set, or 1 with *need and *least set (the header probably
-** ends at byte *need; the parse needs at least the first *least bytes). */
-static int wt_parse(wt_source *s, int format, uint64_t avail, gguf_prefix **gp, uint64_t *need,
-                    uint64_t *least, wt_error *err) {
+/* Parse the first avail bytes of s, at data, as format (0: detect), a GGUF
+** header going on where the last call on *gp stopped (made on the first
+** call).  Returns 0, -1 with err set, or 1 with *need and *least set (the
+** header probably ends at byte *need; the parse needs at least the first
+** *least bytes). */
+static int wt_parse(wt_source *s, const unsigned char *data, int format, uint64_t avail,
+                    gguf_prefix **gp, uint64_t *need, uint64_t *least, wt_error *err) {
   int rc;
-  const unsigned char *data = s->header;
   uint64_t size = s->file.size, n;
   if (format == 0 && size == 0)
     return wt_fail(err, "the file is empty (0 bytes)");
@@ -140,6 +149,14 @@ static uint64_t wt_header_bytes(const wt_model *m) {
   return m->format == WT_FORMAT_SAFETENSORS ? 8 + m->header_len : m->header_len;
 }
 
+/* The error of a header that needs its first least bytes, over the limit. */
+static int wt_header_too_large(uint64_t least, wt_error *err) {
+  return wt_fail(err,
+                 "the header needs the first %llu bytes of the file, over the limit of %llu "
+                 "bytes that this extension reads into memory",
+                 U(least), U(WT_HEADER_MAX));
+}
+
 /* Read the header into s->header and parse it, growing as asked. */
 static int wt_read_header(wt_source *s, int format, wt_error *err) {
   /* a remote file starts from the bytes its open fetched (a header kept on
@@ -167,7 +184,7 @@ static int wt_read_header(wt_source *s, int format, wt_error *err) {
       break;
     }
     s->header_avail = want;
-    rc = wt_parse(s, format, want, &gp, &need, &least, err);
+    rc = wt_parse(s, s->header, format, want, &gp, &need, &least, err);
     if (rc <= 0)
       break;
     if (least <= want || least > need || need > size) { /* cannot happen: the parsers promise it */
@@ -175,10 +192,7 @@ static int wt_read_header(wt_source *s, int format, wt_error *err) {
       break;
     }
     if (least > WT_HEADER_MAX) {
-      rc = wt_fail(err,
-                   "the header needs the first %llu bytes of the file, over the limit of %llu "
-                   "bytes that this extension reads into memory",
-                   U(least), U(WT_HEADER_MAX));
+      rc = wt_header_too_large(least, err);
       break;
     }
     /* the parser's estimate of the header's end, or 1/8 more when the
@@ -192,6 +206,88 @@ static int wt_read_header(wt_source *s, int format, wt_error *err) {
   gguf_prefix_free(gp);
   return rc;
 }
+
+/* ======================= A header parsed in its mapping ======================= */
+
+/* What wt_parse_mapped() returns when the header is not for it: read it. */
+#define WT_NOT_MAPPED 2
+
+/* The argument of wt_parse_run. */
+typedef struct wt_mapped_parse {
+  wt_source *s;
+  const unsigned char *map;
+  uint64_t len; /* bytes mapped: the file, at most WT_HEADER_MAX */
+  int format;
+  gguf_prefix *gp;
+  uint64_t need, least;
+  int rc; /* wt_parse()'s, or WT_NOT_MAPPED */
+} wt_mapped_parse;
+
+/* The guarded run of wt_parse_mapped(): a GGUF parse of the mapping, or
+** WT_NOT_MAPPED for another format, in a->rc (what the run returns is the
+** guard's).  Only the GGUF parser may be abandoned at a fault
+** (gguf_parser.h: everything it allocated is reachable from its
+** gguf_prefix, and its model holds no pointer into the bytes). */
+static int wt_parse_run(void *arg, wt_error *err) {
+  wt_mapped_parse *a = arg;
+  int format = a->format;
+  if (format == 0)
+    format = wt_sniff_format(a->map, a->len, a->s->file.size);
+  if (format != WT_FORMAT_GGUF || !gguf_sniff(a->map, a->len))
+    a->rc = WT_NOT_MAPPED;
+  else
+    a->rc = wt_parse(a->s, a->map, WT_FORMAT_GGUF, a->len, &a->gp, &a->need, &a->least, err);
+  return 0;
+}
+
+/* Parse the header of local file s in a read-only mapping of the file,
+** under the SIGBUS guard, without copying it (source.h): 0, -1 with err
+** set, or WT_NOT_MAPPED (a remote source, an empty file, the guard off,
+** mmap(2) failed, not a GGUF file) for wt_read_header(). */
+static int wt_parse_mapped(wt_source *s, int format, wt_error *err) {
+  uint64_t size = s->file.size;
+  wt_mapped_parse a = {s, NULL, size < WT_HEADER_MAX ? size : WT_HEADER_MAX, format, NULL, 0, 0, 0};
+  struct stat st;
+  int rc;
+  if (s->file.remote || !wt_guard_ready(NULL) || (a.map = wt_map_fd(s->file.fd, a.len)) == NULL)
+    return WT_NOT_MAPPED;
+  if (wt_guarded(a.map, (size_t)a.len, wt_parse_run, &a, err) == WT_GUARD_FAULT)
+    rc = wt_fail(err,
+                 "file changed while in use: it shrank to %llu bytes while its header was parsed "
+                 "from its mapping",
+                 U(fstat(s->file.fd, &st) == 0 ? (uint64_t)st.st_size : 0));
+  else if (a.rc == 1 && a.least > a.len && a.len == WT_HEADER_MAX)
+    rc = wt_header_too_large(a.least, err);
+  else if (a.rc == 1) /* cannot happen: the whole file was given */
+    rc = wt_fail(err, "the parser asked for %llu bytes of a %llu-byte file", U(a.least), U(size));
+  else
+    rc = a.rc;
+  wt_unmap(a.map, a.len);
+  gguf_prefix_free(a.gp);
+  if (rc != 0)
+    return rc;
+  /* the bytes parsed were one version of the file: its identity at open */
+  return wt_file_unchanged(&s->file, err);
+}
+
+int wt_source_load_header(wt_source *s, wt_error *err) {
+  uint64_t n = wt_header_bytes(&s->model);
+  unsigned char *p;
+  if (s->header != NULL)
+    return 0;
+  if (n > SIZE_MAX - 1 || (p = malloc((size_t)n + 1)) == NULL)
+    return wt_fail(err, "out of memory reading a header of %llu bytes", U(n));
+  if ((wt_source_parked(s) && wt_source_unpark(s, err)) ||
+      wt_file_read_at(&s->file, 0, (size_t)n, p, err) || wt_file_unchanged(&s->file, err)) {
+    free(p);
+    return -1;
+  }
+  s->header = p;
+  s->header_avail = n;
+  return 0;
+}
+
+/* ================================ Name tables ================================ */
 
 /* Slot of name p[0..n) in a table of cap slots whose entry i is named by
 ** name_of(i): the matching slot, or the empty slot where it goes. */
@@ -232,7 +328,13 @@ static int wt_index_names(const void *items, size_t count, size_t stride, uint32
 }
 
 int wt_source_open(const char *path, size_t n, int format, wt_source **out, wt_error *err) {
+  return wt_source_open_as(path, n, format, WT_OPEN_HEADER, 0, out, err);
+}
+
+int wt_source_open_as(const char *path, size_t n, int format, int open, int map, wt_source **out,
+                      wt_error *err) {
   wt_source *s = calloc(1, sizeof(*s));
+  int parsed = WT_NOT_MAPPED;
   *out = NULL;
   if (s == NULL)
     return wt_fail(err, "out of memory");
@@ -246,7 +348,9 @@ int wt_source_open(const char *path, size_t n, int format, wt_source **out, wt_e
   memcpy(s->path, path, n);
   s->path[n] = 0;
   s->path_len = n;
-  if (wt_file_open(&s->file, s->path, n, err) || wt_read_header(s, format, err) ||
+  if (wt_file_open(&s->file, s->path, n, err) ||
+      (open == WT_OPEN_DESCRIPTION && map && (parsed = wt_parse_mapped(s, format, err)) < 0) ||
+      (parsed == WT_NOT_MAPPED && wt_read_header(s, format, err)) ||
       wt_index_names(s->model.tensors, s->model.n_tensors, sizeof(wt_tensor), &s->tensor_slots,
                      &s->tensor_cap, err) ||
       wt_index_names(s->model.meta, s->model.n_meta, sizeof(wt_meta), &s->meta_slots, &s->meta_cap,
@@ -255,7 +359,8 @@ int wt_source_open(const char *path, size_t n, int format, wt_source **out, wt_e
     return -1;
   }
   /* a remote source keeps the header's bytes, not what was read past it */
-  wt_file_header_read(&s->file, s->header, (size_t)wt_header_bytes(&s->model));
+  if (s->header != NULL)
+    wt_file_header_read(&s->file, s->header, (size_t)wt_header_bytes(&s->model));
   *out = s;
   return 0;
 }

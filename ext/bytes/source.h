@@ -6,8 +6,21 @@
 **
 ** The header (safetensors: the 8 + N bytes up to the data; GGUF: at least
 ** up to the end of the tensor infos) is read into s->header and parsed
-** from there; every string and metadata position of s->model points into
-** it, so listings never touch the file again.  Tensor bytes are read with
+** from there; the metadata positions of s->model (and a safetensors
+** model's strings) point into it, so listings never touch the file again.
+**
+** An open that needs only the description (WT_OPEN_DESCRIPTION: the
+** listings of gguf() and safetensors()) parses a local GGUF file's header
+** in place, in a read-only mapping of the file under the SIGBUS guard
+** (mapping.h), instead of copying it: an 8 MB header copied into fresh
+** memory costs a page fault per 4 KiB page, where the mapping takes the
+** page cache's pages 16 at a time.  The GGUF parser copies keys and
+** tensor names into the model, so nothing points into the mapping, which
+** is unmapped before the open returns; the file is checked unchanged
+** after the parse (a file shrunk under it is an error, never a signal).
+** s->header is then NULL until wt_source_load_header() reads it (with
+** pread, checked the same way), as the cache does for every other reader.  Tensor bytes are read
+*with
 ** wt_tensor_read() and wt_tensor_scan(): through the file's mapping under
 ** the SIGBUS guard (mapping.h) when s->use_map is set and the guard is
 ** ready, else with pread.  Tensors and metadata entries are found by name
@@ -27,7 +40,7 @@ typedef struct wt_source {
   size_t path_len;
   wt_file file;
   wt_model model;
-  unsigned char *header; /* the first header_avail bytes of the file */
+  unsigned char *header; /* the first header_avail bytes of the file (NULL: not read) */
   uint64_t header_avail;
   uint32_t *tensor_slots, *meta_slots; /* open addressing: index + 1, 0 = empty */
   uint64_t tensor_cap, meta_cap;       /* powers of two, at least twice the counts */
@@ -45,8 +58,26 @@ typedef struct wt_source {
 #endif
 
 /* Open path (n bytes) and parse it as format (WT_FORMAT_*; 0 = detect from
-** the content).  Returns 0 with *out set, or -1 with err set. */
+** the content), with its header in s->header.  Returns 0 with *out set,
+** or -1 with err set. */
 int wt_source_open(const char *path, size_t n, int format, wt_source **out, wt_error *err);
+
+/* What an open keeps: the header's bytes in s->header, or only what was
+** parsed from them (s->header may be NULL: see above). */
+#define WT_OPEN_HEADER      0
+#define WT_OPEN_DESCRIPTION 1
+
+/* wt_source_open() keeping what open says; with WT_OPEN_DESCRIPTION and
+** map set, a local GGUF file's header is parsed in its mapping (else it is
+** read as wt_source_open() reads it). */
+int wt_source_open_as(const char *path, size_t n, int format, int open, int map, wt_source **out,
+                      wt_error *err);
+
+/* Read the header of s into s->header when an open kept only its
+** description (nothing to do otherwise): with pread, then checked
+** unchanged since the parse (a parked source is reopened and checked
+** first).  0, or -1 with err set ("file changed while in use: ..."). */
+int wt_source_load_header(wt_source *s, wt_error *err);
 
 /* Drop a reference; the last one closes and frees. */
 void wt_source_release(wt_source *s);

@@ -65,6 +65,8 @@ typedef struct gg_parser {
   uint64_t i;               /* the key-value pair or tensor the stage is at */
   uint64_t n_kv, n_tensors; /* the counts, once read */
   uint64_t *dims;           /* the tensors' dimensions, once allocated */
+  uint64_t *key_at;         /* where each pair starts (its key's length), for messages */
+  uint64_t *name_at;        /* where each tensor info starts (its name's length) */
   uint64_t arr_start;       /* an array of strings stopped in: its first element's byte, */
   uint64_t arr_i, arr_pos;  /* and the element and byte it stopped at (arr_i 0: none) */
 } gg_parser;
@@ -109,6 +111,11 @@ int gg_len(gg_parser *g, const char *what, uint64_t *v);
 /* Read a string whose length is at the cursor; s points into the file.
 ** what names it in messages ("key"), what_len names its length field. */
 int gg_string(gg_parser *g, const char *what, const char *what_len, wt_str *s);
+
+/* gg_string(), with the string copied into the model's arena: keys and
+** tensor names, so that the model never points into the bytes parsed (see
+** gguf_parser.h). */
+int gg_string_copy(gg_parser *g, const char *what, const char *what_len, wt_str *s);
 
 /* ======================== Sections (one file each) ======================== */
 

@@ -75,9 +75,11 @@
 ** of the file), else right at the end of the tensor infos: vocab-only files
 ** end after the last KV without padding.
 **
-** Speed: one pass over the bytes, no copies (keys, names and values point
-** into the header bytes), no allocation per KV or per array element, and no
-** UTF-8 validation (values are checked when they are rendered).  Arrays of
+** Speed: one pass over the bytes; keys and tensor names are copied into the
+** model's arena (a few bytes each: the model then holds no pointer into the
+** bytes, see gguf_parser.h), values are not (they are read from the header
+** bytes by position when asked for); no allocation per array element, and
+** no UTF-8 validation (values are checked when they are rendered).  Arrays of
 ** strings are skipped by a tight loop that reads a length, checks it, and
 ** jumps.
 **
@@ -199,7 +201,8 @@ static int gg_run_header(gg_parser *g) {
   ** that only the file's size bounds (no overflow: bounded by it) */
   if (gg_need(g, g->pos + g->n_kv * gg_min_kv(g)) != 0)
     return -1;
-  if (g->n_kv > 0 && (m->meta = gg_alloc(g, g->n_kv, sizeof(wt_meta))) == NULL)
+  if (g->n_kv > 0 && ((m->meta = gg_alloc(g, g->n_kv, sizeof(wt_meta))) == NULL ||
+                      (g->key_at = gg_alloc(g, g->n_kv, sizeof(uint64_t))) == NULL))
     return gg_oom(g, "key-value pairs", g->n_kv);
   m->n_meta = (size_t)g->n_kv;
   g->i = 0;
@@ -234,7 +237,8 @@ static int gg_run_kvs(gg_parser *g) {
   if (n_tensors > 0) {
     m->tensors = gg_alloc(g, n_tensors, sizeof(wt_tensor));
     g->dims = gg_alloc(g, n_tensors, GG_MAX_DIMS * sizeof(uint64_t));
-    if (m->tensors == NULL || g->dims == NULL)
+    g->name_at = gg_alloc(g, n_tensors, sizeof(uint64_t));
+    if (m->tensors == NULL || g->dims == NULL || g->name_at == NULL)
       return gg_oom(g, "tensors", n_tensors);
     m->n_tensors = (size_t)n_tensors;
   }
@@ -275,19 +279,6 @@ static int gg_run(gg_parser *g) {
   return gg_run_tensors(g);
 }
 
-/* The bytes moved to d: move the names read so far with them. */
-static void gg_move(gg_parser *g, const unsigned char *d) {
-  wt_model *m = g->m;
-  uint64_t k, n_kv = g->stage == GG_STAGE_KVS ? g->i : g->stage > GG_STAGE_KVS ? g->n_kv : 0;
-  uint64_t n_tensors = g->stage == GG_STAGE_TENSORS ? g->i : 0;
-  uintptr_t from = (uintptr_t)g->d, to = (uintptr_t)d;
-  for (k = 0; k < n_kv; k++)
-    m->meta[k].key.p = (const char *)(to + ((uintptr_t)m->meta[k].key.p - from));
-  for (k = 0; k < n_tensors; k++)
-    m->tensors[k].name.p = (const char *)(to + ((uintptr_t)m->tensors[k].name.p - from));
-  g->d = d;
-}
-
 /* A parse of a header read in pieces. */
 struct gguf_prefix {
   gg_parser g;
@@ -324,8 +315,8 @@ int gguf_prefix_parse(gguf_prefix *p, const unsigned char *data, uint64_t avail,
     p->m.arena = wt_arena_new();
     if (p->m.arena == NULL)
       return wt_fail(err, "out of memory");
-  } else if (data != g->d) {
-    gg_move(g, data);
+  } else {
+    g->d = data; /* it may have moved: nothing the parse keeps points into it */
   }
   g->avail = avail < g->size ? avail : g->size;
   g->need = g->item_end = 0;

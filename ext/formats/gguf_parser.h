@@ -13,8 +13,9 @@
 
 /* Parse data[0..size).  On success returns 0 and fills *out (free it with
 ** wt_model_free); on failure returns -1 with err set and *out empty.
-** The model's strings and metadata positions point into data, which must
-** outlive the model.  For tests only: the module parses prefixes of files
+** Keys and tensor names are copied into the model's arena; metadata
+** values are positions in data (wt_meta.value_pos), to be read from the
+** same bytes.  For tests only: the module parses prefixes of files
 ** with gguf_parse_prefix. */
 int gguf_parse(const unsigned char *data, uint64_t size, wt_model *out, wt_error *err);
 
@@ -39,9 +40,14 @@ typedef struct gguf_prefix gguf_prefix;
 gguf_prefix *gguf_prefix_new(void);
 
 /* gguf_parse_prefix() going on from the last call on p: data holds the
-** same first bytes as that call's (it may have moved: the names read so far
-** move with it), avail at least as many, size the same.  After a return
-** of 0 (*out is the model) or -1, p is spent: free it. */
+** same first bytes as that call's (it may have moved), avail at least as
+** many, size the same.  After a return of 0 (*out is the model) or -1, p
+** is spent: free it.
+**
+** A call may be abandoned at any read of data (a SIGBUS caught by the
+** guard of bytes/mapping.h jumps out of it when the file shrinks under a
+** mapping): everything it allocated is reachable from p, which
+** gguf_prefix_free() releases, and no lock is held while data is read. */
 int gguf_prefix_parse(gguf_prefix *p, const unsigned char *data, uint64_t avail, uint64_t size,
                       wt_model *out, uint64_t *need, wt_error *err);
 

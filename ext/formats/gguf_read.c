@@ -118,3 +118,15 @@ int gg_string(gg_parser *g, const char *what, const char *what_len, wt_str *s) {
   g->pos += n;
   return 0;
 }
+
+int gg_string_copy(gg_parser *g, const char *what, const char *what_len, wt_str *s) {
+  char *copy;
+  if (gg_string(g, what, what_len, s) != 0)
+    return -1;
+  /* one byte more, so that an empty string has an address of its own */
+  if ((copy = wt_arena_alloc(g->m->arena, s->n + 1)) == NULL)
+    return gg_oom(g, what, 1);
+  memcpy(copy, s->p, s->n);
+  s->p = copy;
+  return 0;
+}

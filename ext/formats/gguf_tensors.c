@@ -22,7 +22,8 @@ int gg_tensor(gg_parser *g, uint64_t i, wt_tensor *t, uint64_t *dims) {
   g->kind = GG_TENSOR;
   g->index = i;
   g->name.p = NULL;
-  if (gg_string(g, "name", "name length", &t->name) != 0)
+  g->name_at[i] = start;
+  if (gg_string_copy(g, "name", "name length", &t->name) != 0)
     return -1;
   g->name = t->name;
   if (t->name.n > GG_MAX_NAME)
@@ -81,10 +82,10 @@ int gg_tensor(gg_parser *g, uint64_t i, wt_tensor *t, uint64_t *dims) {
   return 0;
 }
 
-/* Byte where tensor t's offset field starts (for messages). */
-static uint64_t gg_offset_field(const gg_parser *g, const wt_tensor *t) {
-  return (uint64_t)((const unsigned char *)t->name.p - g->d) + t->name.n + 4 +
-         (uint64_t)t->ndim * g->len + 4;
+/* Byte where the offset field of tensor i starts (for messages). */
+static uint64_t gg_offset_field(const gg_parser *g, size_t i) {
+  const wt_tensor *t = &g->m->tensors[i];
+  return g->name_at[i] + g->len + t->name.n + 4 + (uint64_t)t->ndim * g->len + 4;
 }
 
 /* ============================== Data section ============================== */
@@ -113,7 +114,7 @@ int gg_data_section(gg_parser *g) {
 int gg_place(gg_parser *g, size_t i) {
   wt_model *m = g->m;
   wt_tensor *t = &m->tensors[i];
-  uint64_t room = g->size - m->data_offset, at = gg_offset_field(g, t), start, end;
+  uint64_t room = g->size - m->data_offset, at = gg_offset_field(g, i), start, end;
   g->kind = GG_TENSOR;
   g->index = i;
   g->name = t->name;
@@ -186,7 +187,7 @@ int gg_no_overlap(gg_parser *g) {
       g->kind = GG_TENSOR;
       g->index = a.idx;
       g->name = t->name;
-      return gg_fail(g, gg_offset_field(g, t),
+      return gg_fail(g, gg_offset_field(g, a.idx),
                      "data [%llu, %llu) overlaps the data of tensor #%llu %s at [%llu, %llu)",
                      U(a.start), U(a.end), U(b.idx), wt_quote(q, sizeof(q), o->name.p, o->name.n),
                      U(b.start), U(b.end));

@@ -27,7 +27,7 @@ int gg_unique(gg_parser *g, int kind) {
   g->kind = kind;
   g->index = dup;
   g->name = kind == GG_KV ? m->meta[dup].key : m->tensors[dup].name;
-  return gg_fail(g, (uint64_t)((const unsigned char *)g->name.p - g->d) - g->len,
+  return gg_fail(g, kind == GG_KV ? g->key_at[dup] : g->name_at[dup],
                  kind == GG_KV ? "duplicate key (first at kv #%llu)"
                                : "duplicate tensor name (first at tensor #%llu)",
                  U(first));

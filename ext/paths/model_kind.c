@@ -14,6 +14,7 @@
 #include "formats/ggml_ftype.h"
 #include "hf_config_file.h"
 #include "model_arch.h"
+#include "model_card_file.h"
 #include "paths_int.h"
 
 #define KIND_MAX_DTYPES 24 /* distinct dtypes kept for the mix (ggml has ~40) */
@@ -446,6 +447,10 @@ int wt_model_kind_read(wt_cache *cache, const wt_pathlist *l, size_t m, wt_model
     gguf_describe(first, &sc, out);
   else if (pm->format == WT_FORMAT_SAFETENSORS)
     rc = st_describe(l->files[pm->name_file].path, &sc, out);
+  /* where the file's own metadata is silent, the model card's front matter
+  ** (a card that cannot be read, or holds another form, says nothing) */
+  if (rc == 0 && out->base_model[0] == 0 && (first != NULL || pm->format == WT_FORMAT_SAFETENSORS))
+    wt_card_base_model(l->files[pm->name_file].path, out->base_model, sizeof(out->base_model));
   if (first != NULL)
     wt_source_release(first);
   return rc;

@@ -22,7 +22,8 @@
 **                   model; else unknown
 **   base_model      general.base_model.0.repo_url (a Hugging Face URL as
 **                   "org/name"), else general.base_model.0.organization
-**                   "/" name, else its name
+**                   "/" name, else its name; else the model card's
+**                   (below)
 **   context_length  {arch}.context_length
 **   quantization    general.file_type by llama.cpp's name without its
 **                   MOSTLY_ / ALL_ prefix (Q4_K_M, Q8_0, F16); without
@@ -40,6 +41,11 @@
 **                   a config.json with model_type or architectures: model;
 **                   else unknown
 **   base_model      adapters: adapter_config.json's base_model_name_or_path
+**                   (a string); else, for every kind, the model card's:
+**                   base_model of the YAML front matter of the README.md
+**                   beside the file that names the model, as the Hub
+**                   reads it (paths/model_card_file.h: a string, or a
+**                   list, whose names are joined by ", ")
 **   context_length  the first of max_position_embeddings, n_ctx,
 **                   n_positions, max_length, max_sequence_length,
 **                   model_max_length, then the same under text_config

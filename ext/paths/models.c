@@ -174,9 +174,10 @@ wt_source *wt_scope_take(wt_scope_keep *k, wt_cache *cache, size_t i) {
   return s;
 }
 
-/* wt_model_check(), keeping the sources it opened in keep (or NULL). */
+/* wt_model_check(), opening what open says (source.h: WT_OPEN_*) and
+** keeping the sources it opened in keep (or NULL). */
 static int wt_model_check_keep(wt_cache *cache, const wt_pathlist *l, size_t mi, int format,
-                               wt_scope_keep *keep, wt_model_facts *out) {
+                               int open, wt_scope_keep *keep, wt_model_facts *out) {
   const wt_path_model *m = &l->models[mi];
   wt_source **src = calloc(m->n_parts ? m->n_parts : 1, sizeof(*src));
   size_t k, i;
@@ -196,7 +197,8 @@ static int wt_model_check_keep(wt_cache *cache, const wt_pathlist *l, size_t mi,
         wt_facts_fail(out, 1, f->path, f->error); /* else the model's error names it */
       continue;
     }
-    if (wt_cache_open(cache, f->path, strlen(f->path), wt_open_format(m, f, format), &src[k], &e)) {
+    if (wt_cache_open_as(cache, f->path, strlen(f->path), wt_open_format(m, f, format), open,
+                         &src[k], &e)) {
       src[k] = NULL;
       wt_facts_fail(out, 1, f->path, e.msg);
       continue;
@@ -274,10 +276,10 @@ size_t wt_open_ahead(wt_cache *cache, const wt_scope_keep *keep, const wt_pathli
 
 int wt_model_check(wt_cache *cache, const wt_pathlist *l, size_t mi, int format,
                    wt_model_facts *out) {
-  return wt_model_check_keep(cache, l, mi, format, NULL, out);
+  return wt_model_check_keep(cache, l, mi, format, WT_OPEN_HEADER, NULL, out);
 }
 
-int wt_scope_check(wt_cache *cache, const wt_pathlist *l, int format, wt_scope_keep *keep,
+int wt_scope_check(wt_cache *cache, const wt_pathlist *l, int format, int open, wt_scope_keep *keep,
                    const char **where, wt_error *err) {
   size_t i, ahead = 0;
   int failing = 0;
@@ -288,7 +290,7 @@ int wt_scope_check(wt_cache *cache, const wt_pathlist *l, int format, wt_scope_k
       continue;
     if (i >= ahead) /* the remote files of the next models, at once */
       ahead = wt_open_ahead(cache, keep, l, NULL, i, l->n_models, 1, format);
-    if (wt_model_check_keep(cache, l, i, format, keep, &f)) {
+    if (wt_model_check_keep(cache, l, i, format, open, keep, &f)) {
       wt_fail(err, "out of memory");
       return -1;
     }
@@ -332,7 +334,7 @@ int wt_scope_open(wt_cache *cache, const char *path, size_t n, int format, wt_pa
   memset(l, 0, sizeof(*l));
   if (wt_cache_allow(cache, path, n, err) || wt_paths_expand(path, n, format, l, err))
     return -1;
-  failing = wt_scope_check(cache, l, format, NULL, &where, err);
+  failing = wt_scope_check(cache, l, format, WT_OPEN_HEADER, NULL, &where, err);
   if (failing == 0)
     return 0;
   if (failing > 0) {
@@ -394,7 +396,7 @@ int wt_resolve_model(wt_cache *cache, const char *path, size_t n, int format, wt
   memset(l, 0, sizeof(*l));
   if (wt_cache_allow(cache, path, n, err) || wt_paths_expand(path, n, format, l, err))
     return -1;
-  failing = wt_scope_check(cache, l, format, NULL, &where, err);
+  failing = wt_scope_check(cache, l, format, WT_OPEN_HEADER, NULL, &where, err);
   if (failing != 0) {
     char msg[WT_ERROR_MAX];
     snprintf(msg, sizeof(msg), "%s", err->msg);

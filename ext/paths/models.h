@@ -65,10 +65,12 @@ wt_source *wt_scope_take(wt_scope_keep *k, wt_cache *cache, size_t i);
 int wt_model_check(wt_cache *cache, const wt_pathlist *l, size_t m, int format,
                    wt_model_facts *out);
 
-/* Check every model of l that a table of format reads.  Returns how many
-** files fail (0: all good); the first failure's file and message are in
-** *where and err.  keep (NULL: none) keeps the sources opened. */
-int wt_scope_check(wt_cache *cache, const wt_pathlist *l, int format, wt_scope_keep *keep,
+/* Check every model of l that a table of format reads, opening its files
+** as open says (bytes/source.h: WT_OPEN_HEADER, or WT_OPEN_DESCRIPTION for
+** a table that reads no header bytes).  Returns how many files fail (0:
+** all good); the first failure's file and message are in *where and err.
+** keep (NULL: none) keeps the sources opened. */
+int wt_scope_check(wt_cache *cache, const wt_pathlist *l, int format, int open, wt_scope_keep *keep,
                    const char **where, wt_error *err);
 
 /* Expand path[0..n) for a reader of format and check every model in scope

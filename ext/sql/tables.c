@@ -172,6 +172,7 @@ const wt_table_def wt_safetensors_table = {
     .usage = "path",
     .start_file = wt_start_tensors,
     .column = st_column,
+    .open = WT_OPEN_DESCRIPTION,
 };
 
 /* ---- safetensors_metadata(path) ---- */
@@ -260,6 +261,7 @@ const wt_table_def wt_gguf_table = {
     .usage = "path",
     .start_file = wt_start_tensors,
     .column = gg_column,
+    .open = WT_OPEN_DESCRIPTION,
 };
 
 /* ---- GGUF values ---- */

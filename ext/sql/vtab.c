@@ -473,7 +473,8 @@ static int wt_expand_path(wt_cursor *c, const char *path, int n, char **pzErr) {
     return SQLITE_ERROR;
   }
   if (c->def->rows == WT_ROWS_DATA) {
-    failing = wt_scope_check(c->cache, &c->paths, c->def->format, &c->keep, &where, &e);
+    failing =
+        wt_scope_check(c->cache, &c->paths, c->def->format, c->def->open, &c->keep, &where, &e);
     if (failing != 0)
       wt_scope_keep_free(&c->keep);
     if (failing < 0)
@@ -510,7 +511,8 @@ static int wt_visit_file(wt_cursor *c, char **pzErr) {
     }
   }
   c->src = wt_scope_take(&c->keep, c->cache, c->cur);
-  if (c->src == NULL && wt_cache_open(c->cache, c->file, strlen(c->file), format, &c->src, &e)) {
+  if (c->src == NULL &&
+      wt_cache_open_as(c->cache, c->file, strlen(c->file), format, c->def->open, &c->src, &e)) {
     c->src = NULL;
     if (c->def->rows != WT_ROWS_FILES) {
       *pzErr = wt_error_message(c->def->name, c->file, e.msg);

@@ -67,6 +67,8 @@ typedef struct wt_table_def {
   int first_part_only;          /* read only part 1 of a split GGUF (its metadata:
                                    the other parts repeat only split.* keys) */
   int no_file_column;           /* the table has no HIDDEN file column */
+  int open;                     /* WT_OPEN_* (bytes/source.h): WT_OPEN_DESCRIPTION when no
+                                   column reads header bytes (a GGUF's is then mapped) */
   const char *const *arg_names; /* n_args names, for messages */
   const char *usage;            /* e.g. "path, key" */
   int has_range_col;            /* the table takes constraints on range_col: */

@@ -4,6 +4,7 @@
 **
 **   build/bench [--ext PATH] [--cache DIR] [--reps N] [--out FILE]
 **               [--files auto|dir|list] [--only TEXT] [--clock cpu|wall]
+**               [--gguf-tools PATH] [--ggml LIB]
 **
 **   --ext     the extension to load (default build/weights.so)
 **   --cache   where the inputs are generated once (default build/bench-cache)
@@ -16,6 +17,11 @@
 **   --only    run only the cases whose name contains TEXT (for profiling)
 **   --clock   what is timed: the process's CPU time, user + system (default:
 **             a shared machine's other load disturbs it less), or wall time
+**   --gguf-tools  antirez's gguf-tools, whose `show` is a whole-process
+**             baseline (default: gguf-tools on PATH; without one the row
+**             says so)
+**   --ggml    ggml's libggml-base.so, whose GGUF parser is another (default:
+**             node-llama-cpp's under build/llama, tests/llama_install.sh)
 **
 ** In one run it generates the inputs (gen_smollm.c, gen_llama3.c) unless
 ** the cache has them, measures each case's floor (bench_floor.c) and the
@@ -65,6 +71,8 @@ static const char *out_path = "tests/bench/RESULTS.md";
 static const char *files_mode = "auto";
 static const char *only;
 static int reps = 7;
+static bench_tools tools = {NULL, "build/llama/node_modules/@node-llama-cpp/linux-x64/bins/"
+                                  "linux-x64/libggml-base.so"};
 
 /* The inputs and the connection every warm case runs on. */
 static bench_inputs in;
@@ -247,6 +255,10 @@ static void options(int argc, char **argv) {
       files_mode = v;
     else if (strcmp(a, "--only") == 0)
       only = v;
+    else if (strcmp(a, "--gguf-tools") == 0)
+      tools.gguf_tools = v;
+    else if (strcmp(a, "--ggml") == 0)
+      tools.ggml_lib = v;
     else if (strcmp(a, "--clock") == 0 && (strcmp(v, "cpu") == 0 || strcmp(v, "wall") == 0))
       bench_wall_clock = strcmp(v, "wall") == 0;
     else
@@ -548,7 +560,7 @@ int main(int argc, char **argv) {
   sqlite3_free(err);
 
   if (selected("whole process"))
-    run_processes(ext_path, &in, reps * 3);
+    run_processes(ext_path, &in, &tools, reps * 3);
   run_listings();
   run_many();
   run_blobs();

@@ -204,10 +204,19 @@ int sql_peak_child(int argc, char **argv);
 
 /* ---- whole processes (bench_process.c) ---- */
 
+/* Other programs the whole-process rows compare with (NULL or a path that
+** does not exist: that row says so). */
+typedef struct bench_tools {
+  const char *gguf_tools; /* antirez's gguf-tools (NULL: gguf-tools on PATH) */
+  const char *ggml_lib;   /* ggml's libggml-base.so */
+} bench_tools;
+
 /* Time sqlite3 alone, with the extension loaded, and listing the GGUF and
-** the safetensors file, against a C lister and a Python reader, each run
-** reps times as its own process; add the rows. */
-void run_processes(const char *ext_path, const bench_inputs *in, int reps);
+** the safetensors file, against a C lister, gguf-tools, ggml's parser and a
+** Python reader, each run reps times as its own process, with its page
+** faults; add the rows. */
+void run_processes(const char *ext_path, const bench_inputs *in, const bench_tools *tools,
+                   int reps);
 
 /* ---- weights_report() (bench_weights_report.c) ---- */
 
