@@ -636,6 +636,32 @@ def main():
     write_gguf(bad, [("split.no", T_U16, 1)] + split, t[12:], 101)
     with open(bad, "r+b") as f:
         f.write(b"XXXX")
+    # a folder as a user keeps one: a split model, a vision projector
+    # (mmproj) for it and a vocabulary-only GGUF, which are no models
+    # llama.cpp runs alone (gguf_fit: "cannot say", never an error)
+    kvs, t = models["llama"]
+    fold = os.path.join(d, "folder")
+    os.makedirs(fold, exist_ok=True)
+    write_gguf(os.path.join(fold, "tiny-llama-00001-of-00002.gguf"),
+               kvs + vocab() + [("split.no", T_U16, 0)] + split, t[:12], 100)
+    write_gguf(os.path.join(fold, "tiny-llama-00002-of-00002.gguf"),
+               [("split.no", T_U16, 1)] + split, t[12:], 101)
+    write_gguf(os.path.join(fold, "mmproj-tiny-llama-f16.gguf"), [
+        ("general.architecture", T_STR, "clip"),
+        ("general.type", T_STR, "mmproj"),
+        ("clip.has_vision_encoder", T_BOOL, True),
+        ("clip.projector_type", T_STR, "mlp"),
+        ("clip.vision.image_size", T_U32, 32),
+        ("clip.vision.patch_size", T_U32, 16),
+        ("clip.vision.embedding_length", T_U32, 32),
+        ("clip.vision.feed_forward_length", T_U32, 64),
+        ("clip.vision.projection_dim", T_U32, 64),
+        ("clip.vision.attention.head_count", T_U32, 2),
+        ("clip.vision.attention.layer_norm_epsilon", T_F32, 1e-6),
+        ("clip.vision.block_count", T_U32, 1),
+    ], [("v.patch_embd.weight", [16, 16, 3, 32], F16), ("v.blk.0.attn_q.weight", [32, 32], F16),
+        ("mm.0.weight", [32, 64], F16)], 102)
+    write_gguf(os.path.join(fold, "ggml-vocab-tiny-llama.gguf"), kvs + vocab(), [], 103)
 
 
 if __name__ == "__main__":

@@ -228,7 +228,7 @@ static int mp_repack(mp_ctx *x, int64_t il, uint64_t k) {
 ** and its repack row. */
 int mp_weights(mp_ctx *x, int64_t il) {
   uint64_t k = il >= 0 ? (uint64_t)il : x->n_layer;
-  if ((!x->gpu || x->nw[k] != 0 || x->ncw[k] == 0) &&
+  if ((!x->gpu || x->nw[k] != 0 || (x->ncw[k] == 0 && !mp_layer_gpu(x, il))) &&
       (il >= 0 ? mp_row(x, il, "weights", 1, x->w[k], "%llu tensors blk.%lld.* mapped",
                         (unsigned long long)x->nw[k], (long long)il)
                : mp_row(x, -1, "weights", 1, x->w[k],
