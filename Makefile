@@ -340,6 +340,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	MAKE='$(MAKE)' sh tests/install_test.sh $(MODULE)
 	sh tests/llama_oracle.sh --check
 	sh tests/llama_rss_test.sh $(MODULE)
+	sh tests/llama_amx_test.sh $(MODULE)
 	sh tests/write_others_test.sh $(MODULE)
 	@echo "== every test under AddressSanitizer + UBSan"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 sh tests/logged.sh $(LOGS)/slt-asan.log \

@@ -614,6 +614,12 @@ def main():
     write_gguf(os.path.join(d, "tiny-llama-wide.gguf"), kvs, t, 302)
     kvs, t = wide("qwen2", 3, 384, 1024, 6, 2, 20000, bias=True, tied=True, output_bias=True)
     write_gguf(os.path.join(d, "tiny-qwen2-wide.gguf"), kvs, t, 303)
+    # qwen2-wide as Q4_0: its output tied to the embeddings, which
+    # llama.cpp's CPU_REPACK copies for the output beside the mapped input
+    # (AVX2, AVX-512: Zen 4's variant)
+    kvs, t = wide("qwen2", 3, 384, 1024, 6, 2, 20000, bias=True, tied=True, output_bias=True)
+    write_gguf(os.path.join(d, "tiny-qwen2-wide-Q4_0.gguf"), kvs,
+               [(n, ne, Q4_0 if ty == Q8_0 else ty) for n, ne, ty in t], 304)
     # tiny-llama in three quantizations (sql/fit_context.sql)
     kvs, t = models["llama"]
     os.makedirs(os.path.join(d, "quants"), exist_ok=True)

@@ -196,7 +196,7 @@ static int mp_part_weights(mp_ctx *x) {
   if (mp_sum_weights(x) != 0)
     goto done;
   for (il = 0; il <= x->n_layer; il++)
-    if ((x->nw[il] != 0 || x->nrp[il] != 0 || x->ncw[il] != 0) &&
+    if ((x->nw[il] != 0 || x->nrp[il] != 0 || x->nax[il] != 0 || x->ncw[il] != 0) &&
         mp_weights(x, il < x->n_layer ? (int64_t)il : -1) != 0)
       goto done;
   rc = mp_map_gap(x);

@@ -36,6 +36,7 @@ enum { WT_GPU_NONE = 0, WT_GPU_CUDA = 1 };
 /* The names of the buffer types llama.cpp logs, a plan row's device. */
 #define WT_DEV_MAPPED "CPU_Mapped" /* the model file, mapped */
 #define WT_DEV_REPACK "CPU_REPACK" /* the CPU's repacked weights */
+#define WT_DEV_AMX    "AMX"        /* the weights AMX's kernels read */
 #define WT_DEV_CPU    "CPU"        /* host memory */
 #define WT_DEV_CUDA   "CUDA0"      /* the GPU's memory */
 #define WT_DEV_HOST   "CUDA_Host"  /* pinned host memory, the GPU's host buffer type */

@@ -44,6 +44,7 @@ typedef struct mp_ctx {
   uint64_t *rp, *nrp;           /* likewise the repacked tensors (CPU_REPACK) */
   int64_t *rp_type;             /* their type, -1 when several, -2 when some are unknown */
   uint64_t *cw, *ncw;           /* likewise the weights on the GPU (CUDA0), padded, aligned */
+  uint64_t *ax, *nax;           /* likewise the weights in the AMX buffer */
   uint64_t map_first, map_last; /* the file span of the tensors that stay mapped */
   int gpu;                      /* 1: a CUDA GPU beside the CPU */
   uint64_t gpu_first;           /* the first layer on the GPU (above n_layer: none) */

@@ -113,8 +113,8 @@ static int ps_cuda_cc(const cJSON *v, int *out, char *err, size_t n) {
 
 /* One key's value into s or ask. */
 static int ps_key(int k, const cJSON *v, wt_mem_settings *s, wt_fit_ask *ask, char *err, size_t n) {
-  static const char *const cpus[] = {"host", "avx512", "avx2", "none", NULL};
-  static const int cpu_vals[] = {WT_CPU_HOST, WT_CPU_AVX512, WT_CPU_AVX2, WT_CPU_NONE};
+  static const char *const cpus[] = {"host", "amx", "avx512", "avx2", "none", NULL};
+  static const int cpu_vals[] = {WT_CPU_HOST, WT_CPU_AMX, WT_CPU_AVX512, WT_CPU_AVX2, WT_CPU_NONE};
   static const char *const gpus[] = {"cuda", "none", NULL};
   static const int gpu_vals[] = {WT_GPU_CUDA, WT_GPU_NONE};
   int64_t i;
@@ -148,7 +148,8 @@ static int ps_key(int k, const cJSON *v, wt_mem_settings *s, wt_fit_ask *ask, ch
   case PS_FLASH_ATTN:
     return ps_flash_attn(v, &s->flash_attn, err, n);
   case PS_CPU:
-    return ps_choice(v, cpus, cpu_vals, &s->cpu, "'host', 'avx512', 'avx2' or 'none'", err, n);
+    return ps_choice(v, cpus, cpu_vals, &s->cpu, "'host', 'amx', 'avx512', 'avx2' or 'none'", err,
+                     n);
   case PS_GPU:
     return ps_choice(v, gpus, gpu_vals, &s->gpu, "'cuda' or 'none'", err, n);
   case PS_N_GPU_LAYERS:

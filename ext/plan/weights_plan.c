@@ -101,15 +101,54 @@ static int mp_gpu_copies(mp_ctx *x, const wt_tensor *embd, int has_output) {
   return 0;
 }
 
+/* A file that ties the output to the token embeddings (no output.weight):
+** llama.cpp makes the output a duplicate of token_embd in the output
+** layer's buffer type (llama-model.cpp, TENSOR_DUPLICATED), chosen for
+** its product (MUL_MAT) as for any output.  Mapped, it shares the file's
+** bytes; taken by AMX or CPU_REPACK, it is a copy beside the mapped
+** token_embd, which the input still reads. */
+static int mp_cpu_tied_output(mp_ctx *x, const wt_tensor *embd, int has_output) {
+  wt_tensor out;
+  uint64_t k = x->n_layer, b;
+  int rp;
+  if (embd == NULL || has_output)
+    return 0;
+  out = *embd;
+  out.name.p = "output.weight";
+  out.name.n = 13;
+  rp = wt_cpu_repacks(&out, x->cpu);
+  if (rp == WT_CPU_MAPPED)
+    return 0;
+  if (rp == WT_CPU_IN_AMX) {
+    x->nax[k]++;
+    return (b = wt_cpu_amx_size(&out)) == 0 || wt_add(x->ax[k], b, &x->ax[k]) != 0
+               ? wt_fail(x->err, "the AMX buffer's weights overflow 64 bits")
+               : 0;
+  }
+  if (x->nrp[k]++ == 0)
+    x->rp_type[k] = out.type_id;
+  else if (x->rp_type[k] != out.type_id && x->rp_type[k] != -2)
+    x->rp_type[k] = -1;
+  if (rp < 0) {
+    x->rp_type[k] = -2;
+    return 0;
+  }
+  return (b = wt_cpu_repack_size(&out)) == 0 || wt_add(x->rp[k], b, &x->rp[k]) != 0
+             ? wt_fail(x->err, "the repacked weights overflow 64 bits")
+             : 0;
+}
+
 int mp_sum_weights(mp_ctx *x) {
   size_t i;
   char q[WT_QUOTE_SIZE];
   size_t n = (size_t)(x->n_layer + 1);
   const wt_tensor *embd = NULL;
   int has_output = 0, g;
-  x->w = calloc(n * 7, sizeof(*x->w));
+  x->w = calloc(n * 9, sizeof(*x->w));
   if (x->w == NULL)
     return wt_fail(x->err, "out of memory");
+  x->ax = x->w + 7 * n;
+  x->nax = x->w + 8 * n;
   x->nw = x->w + n;
   x->rp = x->w + 2 * n;
   x->nrp = x->w + 3 * n;
@@ -155,6 +194,21 @@ int mp_sum_weights(mp_ctx *x) {
     }
     if (rp == 0)
       continue;
+    if (rp == WT_CPU_IN_AMX) {
+      /* llama.cpp's graph multiplies a 3-dimensional weight (deepseek2's
+      ** attn_k_b, attn_v_b) by a permuted batch, which AMX's supports_op
+      ** refuses, and no backend then takes the node */
+      if (t->ndim >= 3 && t->dims[2] > 1)
+        return wt_fail(x->err,
+                       "llama.cpp puts %s, a weight of 3 dimensions, in its AMX buffer and then "
+                       "finds no backend for the product that reads it (it aborts: "
+                       "ggml-backend.cpp, GGML_ASSERT(*cur_backend_id != -1))",
+                       wt_quote(q, sizeof(q), t->name.p, t->name.n));
+      x->nax[k]++;
+      if (wt_cpu_amx_size(t) == 0 || wt_add(x->ax[k], wt_cpu_amx_size(t), &x->ax[k]) != 0)
+        return wt_fail(x->err, "the AMX buffer's weights overflow 64 bits");
+      continue;
+    }
     if (x->nrp[k]++ == 0)
       x->rp_type[k] = t->type_id;
     else if (x->rp_type[k] != t->type_id && x->rp_type[k] != -2)
@@ -166,7 +220,7 @@ int mp_sum_weights(mp_ctx *x) {
                wt_add(x->rp[k], wt_cpu_repack_size(t), &x->rp[k]) != 0)
       return wt_fail(x->err, "the repacked weights overflow 64 bits");
   }
-  return x->gpu ? mp_gpu_copies(x, embd, has_output) : 0;
+  return x->gpu ? mp_gpu_copies(x, embd, has_output) : mp_cpu_tied_output(x, embd, has_output);
 }
 
 /* The weights row of the rest of the mapped span: the file's bytes between
@@ -209,10 +263,18 @@ int mp_map_gap(mp_ctx *x) {
   return 0;
 }
 
-/* The repack row of layer k (index n_layer: outside the layers), when
-** llama.cpp repacks some of its tensors for the CPU. */
+/* The repack rows of layer k (index n_layer: outside the layers), when
+** llama.cpp repacks some of its tensors for the CPU: AMX's, then
+** CPU_REPACK's. */
 static int mp_repack(mp_ctx *x, int64_t il, uint64_t k) {
   const ggml_type_info *ti = ggml_type_get(x->rp_type[k]);
+  if (x->nax[k] != 0) {
+    if (mp_row(x, il, "repack", 1, x->ax[k],
+               "%llu tensors in the AMX buffer (quantized ones laid out for AMX's kernels)",
+               (unsigned long long)x->nax[k]) != 0)
+      return -1;
+    mp_row_dev(x, WT_DEV_AMX);
+  }
   if (x->nrp[k] == 0)
     return 0;
   if (x->rp_type[k] == -2)

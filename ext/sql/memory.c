@@ -169,8 +169,8 @@ static int gm_is_json(wt_cursor *c, int k) {
 static int gm_settings(wt_cursor *c, int k, wt_mem_settings *s, char **pzErr) {
   static const char *const fa_names[] = {"auto", "on", "off", "1", "0", NULL};
   static const int fa_vals[] = {WT_FA_AUTO, WT_FA_ON, WT_FA_OFF, WT_FA_ON, WT_FA_OFF};
-  static const char *const cpu_names[] = {"host", "avx512", "avx2", "none", NULL};
-  static const int cpu_vals[] = {WT_CPU_HOST, WT_CPU_AVX512, WT_CPU_AVX2, WT_CPU_NONE};
+  static const char *const cpu_names[] = {"host", "amx", "avx512", "avx2", "none", NULL};
+  static const int cpu_vals[] = {WT_CPU_HOST, WT_CPU_AMX, WT_CPU_AVX512, WT_CPU_AVX2, WT_CPU_NONE};
   int rc;
   wt_mem_settings_default(s);
   if (gm_is_json(c, k))
@@ -183,8 +183,9 @@ static int gm_settings(wt_cursor *c, int k, wt_mem_settings *s, char **pzErr) {
       (rc = gm_choice(c, k + 5, fa_names, fa_vals, "must be 'auto', 'on' or 'off' (or 1, 0)",
                       WT_FA_AUTO, &s->flash_attn, pzErr)) != SQLITE_OK)
     return rc;
-  return gm_choice(c, k + 6, cpu_names, cpu_vals, "must be 'host', 'avx512', 'avx2' or 'none'",
-                   WT_CPU_HOST, &s->cpu, pzErr);
+  return gm_choice(c, k + 6, cpu_names, cpu_vals,
+                   "must be 'host', 'amx', 'avx512', 'avx2' or 'none'", WT_CPU_HOST, &s->cpu,
+                   pzErr);
 }
 
 /* The other parts of the split GGUF whose part 1 is the current file,

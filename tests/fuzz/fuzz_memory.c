@@ -4,8 +4,8 @@
 **
 ** Input: 20 bytes of settings, then a GGUF header.  The settings are
 **   [0] flags: bit 0 flash attention on, bit 2 (when bit 0 is clear) auto,
-**       bit 1 n_ctx 0 (the file's context), bits 3-4 the CPU (none, avx2,
-**       avx512, unknown)
+**       bit 1 n_ctx 0 (the file's context), bits 3-5 the CPU (none, avx2,
+**       avx512, unknown, amx: their number modulo 5)
 **   [1] shift, [2..5] u32 LE: n_ctx = u32 << (shift % 64) (0 when the
 **       shift loses every bit); the same value is the RAM budget
 **   [6] [7] type_k, type_v as signed bytes (invalid ids included)
@@ -31,8 +31,10 @@
 ** (so a wrapped 64-bit product shows); the compute row, when known
 ** (llama.cpp's graph modelled), holds at least the logits, n_vocab x
 ** tokens x 4, and when unknown its at_least is the figure its detail
-** states and at least the logits; the repack rows add up to at most the tensors'
-** bytes, each padded to 32.  With a GPU (check_gpu_plan): the layer
+** states and at least the logits; the repack rows (CPU_REPACK and AMX)
+** add up to at most the tensors' bytes grown as AMX grows Q8_0 (38 bytes a
+** block of 34), each padded to 32, token_embd's twice (a tied output's
+** copy).  With a GPU (check_gpu_plan): the layer
 ** assignment (nothing of a layer below the first offloaded one on the GPU,
 ** each cache on its layer's device), each cache row's size with the CUDA
 ** buffer type's padding, no repacking, the output's device, the mapped
@@ -118,7 +120,10 @@ static void check_plan(const wt_model *m, const wt_mem_plan *p, int cpu) {
   for (i = 0; i < m->n_tensors; i++) {
     const wt_tensor *t = &m->tensors[i];
     int rp = wt_cpu_repacks(t, cpu);
-    padded += ((u128)t->nbytes + 31) / 32 * 32;
+    /* AMX lays Q8_0 out in 38 bytes a block of 34 (the most any type
+    ** grows); a tied output is a second copy of token_embd */
+    padded += ((u128)t->nbytes * 38 / 34 + 32) / 32 * 32 *
+              (t->name.n == 17 && memcmp(t->name.p, "token_embd.weight", 17) == 0 ? 2 : 1);
     span_unknown |= rp < 0;
     if (rp > 0)
       continue;
@@ -131,7 +136,7 @@ static void check_plan(const wt_model *m, const wt_mem_plan *p, int cpu) {
   for (i = 0; i < p->n_rows; i++) {
     const wt_mem_row *r = &p->rows[i];
     if (r->layer < -1 || memchr(r->detail, 0, WT_MEM_DETAIL) == NULL || (!r->known && r->nbytes) ||
-        strncmp(r->device, "CPU", 3) != 0 || strcmp(r->device, "CUDA_Host") == 0)
+        (strncmp(r->device, "CPU", 3) != 0 && strcmp(r->device, "AMX") != 0))
       abort();
     if (strcmp(r->part, "weights") == 0) {
       weights += r->nbytes;
@@ -371,6 +376,7 @@ static void check_fits(const wt_mem_plan *p, uint64_t ram, uint64_t vram) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const int ccs[] = {750, 800, 890, 900};
+  static const int cpus[] = {WT_CPU_NONE, WT_CPU_AVX2, WT_CPU_AVX512, WT_CPU_UNKNOWN, WT_CPU_AMX};
   wt_model m;
   wt_error err;
   wt_mem_settings s;
@@ -382,7 +388,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   wt_mem_settings_default(&s);
   s.flash_attn = data[0] & 1 ? WT_FA_ON : data[0] & 4 ? WT_FA_AUTO : WT_FA_OFF;
-  s.cpu = (data[0] >> 3) % 4; /* WT_CPU_NONE, _AVX2, _AVX512, _UNKNOWN */
+  s.cpu = cpus[(data[0] >> 3) % 5];
   shift = data[1] % 64;
   s.n_ctx = data[0] & 2 ? 0 : (uint64_t)rd32(data + 2) << shift;
   s.type_k = (int8_t)data[6];

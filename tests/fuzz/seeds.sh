@@ -92,7 +92,8 @@ printf '\002\000~' > "$p/seed-home-empty"
 # (the header) of every architecture's model: llama.cpp's defaults (every
 # layer on the GPU beside, a 24 GiB VRAM budget), and 4096 tokens of Q8_0
 # cache, flash attention, 2 sequences, n_ubatch 256 (2 layers on a
-# compute capability 8.9 GPU, swa_full, 1 GiB of VRAM).
+# compute capability 8.9 GPU, swa_full, 1 GiB of VRAM), and 2048 tokens on
+# a CPU with AMX.
 mkdir -p "$corpus/fuzz_memory"
 if [ -n "${3:-}" ]; then
   for f in $(find "$3" -name '*.gguf' | sort); do
@@ -101,6 +102,8 @@ if [ -n "${3:-}" ]; then
     head -c 16368 "$f" >> "$o-default"
     printf '\001\000\000\020\000\000\010\010\002\000\000\000\000\001\000\000\012\002\000\004' > "$o-q8"
     head -c 16368 "$f" >> "$o-q8"
+    printf '\040\000\000\010\000\000\001\001\001\000\000\000\000\002\000\000\003\377\000\140' > "$o-amx"
+    head -c 16368 "$f" >> "$o-amx"
   done
 fi
 
