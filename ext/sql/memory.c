@@ -1,35 +1,43 @@
 /*
 ** memory.c: the tables of the memory planner.
 **
-** gguf_memory(path [, n_ctx [, type_k [, type_v [, n_seq [, n_ubatch
-** [, flash_attn [, cpu]]]]]]]): what llama.cpp allocates to run a GGUF
-** model at a context, one row per layer and part:
+** gguf_memory(path [, settings]): what llama.cpp allocates to run a GGUF
+** model, one row per layer and part, with the buffer type it is in:
 **
-**   SELECT part, sum(nbytes) FROM gguf_memory('build/demo/tiny-llama.gguf', 2048)
-**   GROUP BY part;
+**   SELECT device, part, sum(nbytes) FROM gguf_memory('m.gguf',
+**     json_object('n_ctx', 32768, 'n_gpu_layers', 20)) GROUP BY device, part;
 **
 ** Columns layer (NULL outside the layers), part ('weights', 'repack',
 ** 'k_cache', 'v_cache', 'recurrent_state', 'output', 'compute'), nbytes
-** (NULL when unknown), detail.  NULL arguments take llama.cpp's defaults
-** (the model's context length, f16, 1 sequence, n_ubatch 512, flash
-** attention 'auto') and this machine's CPU ('host'; or 'avx512', 'avx2',
-** 'none').
+** (NULL when unknown), at_least, detail, device ('CPU_Mapped',
+** 'CPU_REPACK', 'AMX', 'CPU', 'CUDA0', 'CUDA_Host').  The settings are a
+** JSON object (plan/plan_settings.h: n_ctx, type_k, type_v, n_seq,
+** n_ubatch, flash_attn, cpu, gpu, n_gpu_layers, cuda_cc, op_offload,
+** swa_full) or, as before, the positional n_ctx, type_k, type_v, n_seq,
+** n_ubatch, flash_attn, cpu; absent or NULL ones take llama.cpp's
+** defaults.  A file that is no model llama.cpp runs alone (a vision
+** projector, an adapter, a vocabulary) gives one row, NULL but its
+** detail: "cannot say: ...".
 **
-** gguf_fit(path, budget_bytes [, n_ctx, ...]): does that fit in
-** budget_bytes?  One row per part (its bytes, NULL when any of its rows is
-** unknown) and a last row 'total' whose fits is 1, 0, or NULL when any part
-** is unknown, as the compute buffer of a model whose graph the planner
-** does not build (0 still when the known parts and what the unknown ones
-** cannot be below exceed the budget), with the reason:
+** gguf_fit(path, settings with 'ram' and/or 'vram'): does it fit?  Per
+** memory the resident bytes of each part, VRAM's page rounding, a total
+** that fits (1), does not (0) or cannot say (NULL, with the reason), RAM's
+** mapped span apart, and a last row 'answer' for the setting asked or,
+** left open, the most layers on the GPU or the largest context that fit
+** (columns context, gpu_layers, layers):
 **
-**   SELECT fits, reason FROM gguf_fit('m.gguf', 24 * 1073741824, 32768)
-**   WHERE part = 'total';
+**   SELECT gpu_layers, layers, fits, reason FROM gguf_fit('m.gguf',
+**     json_object('vram', 12 * 1073741824, 'ram', 16 * 1073741824,
+**                 'n_ctx', 32768)) WHERE part = 'answer';
 **
-** The planning is ext/plan/memory_plan.c and the sums against the budget
-** ext/plan/memory_fit.c; this file reads the arguments, opens the other
-** parts of a split GGUF (gm_other_parts: the planner reads their tensor
-** names, so part 1's compute buffer can be exact) and shows the rows.
-** Layer: sql.
+** gguf_fit(path, budget_bytes [, n_ctx, ...]) is the older form: host RAM
+** only, no 'answer' row.  A NULL budget is an error.
+**
+** The planning is ext/plan/memory_plan.c, the sums against the budgets
+** ext/plan/memory_fit.c and the search ext/plan/fit_search.c; this file
+** reads the arguments, opens the other parts of a split GGUF
+** (gm_other_parts: the planner reads their tensor names, and part 1
+** answers for the whole model) and shows the rows.  Layer: sql.
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -59,6 +67,7 @@ enum {
   GF_MEMORY,
   GF_CONTEXT,
   GF_GPU_LAYERS,
+  GF_LAYERS,
   GF_NCOLS
 };
 
@@ -505,6 +514,9 @@ static int gf_column(wt_cursor *c, sqlite3_context *ctx, int col) {
     if (a->n_gpu_layers >= 0)
       sqlite3_result_int64(ctx, a->n_gpu_layers);
     break;
+  case GF_LAYERS: /* what llama.cpp counts: "offloaded 8/33 layers" */
+    wt_result_u64(ctx, a->n_layer + 1);
+    break;
   }
   return SQLITE_OK;
 }
@@ -512,7 +524,8 @@ static int gf_column(wt_cursor *c, sqlite3_context *ctx, int col) {
 const wt_table_def wt_gguf_fit_table = {
     .name = "gguf_fit",
     .schema = "CREATE TABLE x(part TEXT, nbytes INTEGER, at_least INTEGER, fits INTEGER,"
-              " reason TEXT, memory TEXT, context INTEGER, gpu_layers INTEGER, path HIDDEN,"
+              " reason TEXT, memory TEXT, context INTEGER, gpu_layers INTEGER, layers INTEGER,"
+              " path HIDDEN,"
               " budget_bytes HIDDEN, n_ctx HIDDEN, type_k HIDDEN, type_v HIDDEN, n_seq HIDDEN,"
               " n_ubatch HIDDEN, flash_attn HIDDEN, cpu HIDDEN, file HIDDEN)",
     .format = WT_FORMAT_GGUF,
