@@ -6,7 +6,8 @@
 // bytes), before and after: what llama.cpp keeps beside its buffers for the
 // vocabulary and the model's description.
 //
-// MODE "run": print "base ANON FILE"; load FILE on the CPU (mmap on, no
+// MODE "run": print "cpu CPU" (the repack rules of the CPU variant
+// llama.cpp runs, as gguf_memory's cpu names them) and "base ANON FILE"; load FILE on the CPU (mmap on, no
 // layer on a GPU), print "loaded ANON FILE MAPPED" (MAPPED: the Rss of
 // FILE's mapping in /proc/self/smaps); create a context of N_CTX tokens,
 // one sequence, n_batch = n_ubatch = 512, F16 cache, flash attention on;
@@ -49,6 +50,9 @@ if (mode === "vocab") {
   await model.dispose();
   process.exit(0);
 }
+// the repack rules of the CPU variant llama.cpp runs, as gguf_memory's cpu
+console.log("cpu " + (/AMX_INT8 = 1/.test(llama.systemInfo) ? "amx"
+  : /AVX512 = 1/.test(llama.systemInfo) ? "avx512" : /AVX2 = 1/.test(llama.systemInfo) ? "avx2" : "none"));
 say("base");
 const model = await llama.loadModel({modelPath: file, gpuLayers: 0, useMmap: true});
 say("loaded", mapped());

@@ -17,14 +17,15 @@ weights, read at load) gone.  A first process loads the vocabulary alone
 model's description), measured rather than guessed.
 
 Checked against gguf_fit(path, json_object('ram', ..., 'n_ctx', 4096,
-'flash_attn', 'on')) (host RAM: repacked weights, the mapped weights read,
+'flash_attn', 'on', 'cpu', the variant llama.cpp ran)) (host RAM: repacked weights, the mapped weights read,
 KV cache, output, compute; the mapped span apart):
   - after loading, the new anonymous memory is the repacked weights and
     the vocabulary's (within 24 MiB: node.js's and the C library's heaps
     move between two processes and two readings; the same load read 727.1
     to 743.0 MiB of new anonymous memory in four runs, for 662.9 + 78 MiB),
-    and the mapping holds the whole span (llama.cpp maps it
-    with MAP_POPULATE): right after a load RSS counts every page of it,
+    and the mapping holds the span (llama.cpp maps it with MAP_POPULATE;
+    at least 90% of it: on a busy machine the kernel may take clean pages
+    back at any time): right after a load RSS counts it,
     which is why the span is shown apart rather than as needed memory;
   - a decode adds the KV cache and the output, and at most the compute
     buffer (reserved for a worst case, every token's logits, so a decode
@@ -91,6 +92,9 @@ def node(llama_dir, model, mode, pageout=False):
     out = {}
     for line in p.stdout:
         f = line.split()
+        if f and f[0] == "cpu":
+            out["cpu"] = f[1]
+            continue
         if not f or f[0] not in ("before", "vocab", "base", "loaded", "decoded", "ready", "again"):
             continue
         if f[0] == "ready":
@@ -105,10 +109,11 @@ def node(llama_dir, model, mode, pageout=False):
     return out
 
 
-def fit(db, model):
-    """gguf_fit's RAM rows: {part: bytes}."""
+def fit(db, model, cpu):
+    """gguf_fit's RAM rows for the CPU variant llama.cpp ran: {part: bytes}."""
     rows = db.execute("SELECT part, nbytes FROM gguf_fit(?, ?) WHERE memory = 'ram'",
-                      (model, json.dumps({"ram": 1 << 40, "n_ctx": N_CTX, "flash_attn": "on"})))
+                      (model, json.dumps({"ram": 1 << 40, "n_ctx": N_CTX, "flash_attn": "on",
+                                          "cpu": cpu})))
     return {p: n for p, n in rows}
 
 
@@ -126,7 +131,7 @@ def main():
         v = node(llama_dir, model, "vocab")
         beside = v["vocab"][0] - v["before"][0]
         r = node(llama_dir, model, "run", pageout=True)
-        f = fit(db, model)
+        f = fit(db, model, r["cpu"])
         base_anon = r["base"][0]
         anon = r["again"][0] - base_anon
         kept_map = r["again"][2]
@@ -149,7 +154,8 @@ def main():
         ok(abs(loaded - (repack + beside)) <= 24 * MIB,
            name + ": loading adds the repacked weights and the vocabulary's memory",
            "%s, not %s + %s" % (mib(loaded), mib(repack), mib(beside)))
-        ok(abs(r["loaded"][2] - f["mapped"]) <= MIB, name + ": loaded, the whole span is mapped",
+        ok(0.9 * f["mapped"] <= r["loaded"][2] <= f["mapped"] + MIB,
+           name + ": loaded, the span is mapped and read",
            "%s, not %s" % (mib(r["loaded"][2]), mib(f["mapped"])))
         ctx = r["decoded"][0] - r["loaded"][0]
         ok(kv + f["output"] <= ctx + MIB and ctx <= kv + f["output"] + f["compute"],

@@ -378,8 +378,13 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
     return wt_fail(err, "the memory planner reads GGUF files only");
   if (s->n_seq == 0 || s->n_ubatch == 0)
     return wt_fail(err, "n_seq and n_ubatch must be at least 1");
-  if (mp_find(&x, "general.architecture", 1) == NULL && mp_find(&x, "split.no", 1) != NULL)
+  if (mp_find(&x, "general.architecture", 1) == NULL && mp_find(&x, "split.no", 1) != NULL) {
+    if (s->gpu != WT_GPU_NONE) /* which layers it offloads depends on the model's layer count */
+      return wt_fail(err, "a later part of a split GGUF, planned alone: with a GPU its layers' "
+                          "devices depend on the model's layer count, which part 1 holds (plan "
+                          "part 1, which plans every part)");
     return mp_split_part(&x);
+  }
   if (mp_arch_name(&x) != 0)
     goto fail;
   if (mp_not_a_model(&x) != 0)
