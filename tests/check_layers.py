@@ -28,7 +28,7 @@ MAY_USE = {
     "formats": {"base"},
     "decode": {"base", "formats"},
     "plan": {"base", "formats"},
-    "report": {"base"},
+    "report": {"base", "formats", "decode"},
     "bytes": {"base", "formats"},
     "remote": {"base", "formats", "bytes"},
     "paths": {"base", "formats", "bytes", "remote"},
