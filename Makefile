@@ -279,6 +279,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	sh tests/exports_test.sh $(MODULE)
 	/usr/bin/python3 tests/lazy_libs_test.py $(MODULE)
 	/usr/bin/python3 tests/check_layers.py $(BUILD)/obj
+	/usr/bin/python3 tests/check_layers.py --self-test $(BUILD)/obj
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
 	tail -1 $(BUILD)/decode_test.log
 	$(VALGRIND) $(BUILD)/hf_cache_test $(BUILD)/testdata/hf > $(BUILD)/hf_cache_test.log || \
