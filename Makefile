@@ -134,10 +134,12 @@ HF_TEST_OBJ := $(BASE_SRC:ext/%.c=$(BUILD)/obj/%.o) $(addprefix $(BUILD)/obj/,pa
 $(BUILD)/hf_cache_test: tests/hf_cache_test.c $(HF_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/hf_cache_test.c $(HF_TEST_OBJ) -ldl
 
-# Unit tests of the report writer (ext/report/), linked without SQLite.
-REPORT_TEST_OBJ := $(REPORT_SRC:ext/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/base/utf8.o
+# Unit tests of the report writer (ext/report/), linked without SQLite:
+# the layers it uses (base, formats' name map, decode's statistics) and no
+# other.
+REPORT_TEST_OBJ := $(patsubst ext/%.c,$(BUILD)/obj/%.o,$(REPORT_SRC) $(PARSER_SRC) $(DECODE_SRC))
 $(BUILD)/report_test: tests/report_test.c $(REPORT_TEST_OBJ) | $(BUILD)
-	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/report_test.c $(REPORT_TEST_OBJ) -lm
+	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/report_test.c $(REPORT_TEST_OBJ) $(EXT_LIBS)
 
 # Unit tests of remote path resolution (ext/remote/url.c), worked out by hand.
 $(BUILD)/url_test: tests/url_test.c ext/remote/url.c ext/remote/url.h $(BASE_SRC) | $(BUILD)
@@ -178,7 +180,8 @@ PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
 # Unit tests of the header encoders (ext/write/), without SQLite, under
 # AddressSanitizer + UBSan: hand-worked bytes, and the generated files
 # re-encoded and parsed back (tests/write_test.c).
-WRITE_TEST_SRC := $(PARSER_SRC) $(filter-out ext/write/out_file.c,$(WRITE_SRC))
+WRITE_ENC_SRC  := ext/write/gguf_writer.c ext/write/safetensors_writer.c ext/write/write_buf.c ext/write/edit_list.c
+WRITE_TEST_SRC := $(PARSER_SRC) $(WRITE_ENC_SRC)
 $(BUILD)/write_test: tests/write_test.c $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_test.c $(WRITE_TEST_SRC) $(EXT_LIBS)
 
@@ -186,6 +189,14 @@ $(BUILD)/write_test: tests/write_test.c $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
 # under AddressSanitizer + UBSan.
 $(BUILD)/model_card_test: tests/model_card_test.c ext/formats/model_card.c ext/formats/model_card.h $(BASE_SRC) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext -o $@ tests/model_card_test.c ext/formats/model_card.c $(BASE_SRC)
+
+# Unit tests of the writers' pipeline (ext/write/write_job.h: a file written
+# from memory, a copy by reference and an encoder, read back and compared;
+# jobs that fail leave the target as it was), without SQLite, under
+# AddressSanitizer + UBSan (tests/write_job_test.c).
+WRITE_JOB_TEST_SRC := $(PARSER_SRC) $(BYTES_SRC) $(WRITE_SRC)
+$(BUILD)/write_job_test: tests/write_job_test.c $(WRITE_JOB_TEST_SRC) $(EXT_HDR) | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_job_test.c $(WRITE_JOB_TEST_SRC) $(EXT_LIBS)
 
 # Unit tests of the Hugging Face <-> GGUF name map.
 $(BUILD)/name_map_test: tests/name_map_test.c $(PARSER_OBJ) | $(BUILD)
@@ -276,12 +287,13 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/model_card_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/header_map_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/model_card_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/header_map_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/write_job_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/exports_test.sh $(MODULE)
 	/usr/bin/python3 tests/lazy_libs_test.py $(MODULE)
 	/usr/bin/python3 tests/check_layers.py $(BUILD)/obj
+	/usr/bin/python3 tests/check_layers.py --self-test $(BUILD)/obj
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
 	tail -1 $(BUILD)/decode_test.log
 	$(VALGRIND) $(BUILD)/hf_cache_test $(BUILD)/testdata/hf > $(BUILD)/hf_cache_test.log || \
@@ -298,6 +310,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	$(BUILD)/url_test
 	$(BUILD)/http_parse_test
 	sh tests/write_test.sh $(BUILD)/write_test
+	rm -rf $(BUILD)/write_job && mkdir -p $(BUILD)/write_job && $(BUILD)/write_job_test $(BUILD)/write_job
 	rm -rf $(BUILD)/park && mkdir -p $(BUILD)/park
 	$(VALGRIND) $(BUILD)/park_test $(BUILD)/park > $(BUILD)/park_test.log || { cat $(BUILD)/park_test.log; exit 1; }
 	tail -1 $(BUILD)/park_test.log
@@ -487,7 +500,7 @@ FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
 FUZZ_SRC_fuzz_gguf        := $(PARSER_SRC)
 FUZZ_SRC_fuzz_gguf_values := $(PARSER_SRC)
 FUZZ_SRC_fuzz_decode      := $(PARSER_SRC) $(DECODE_SRC)
-FUZZ_SRC_fuzz_report      := $(BASE_SRC) $(REPORT_SRC)
+FUZZ_SRC_fuzz_report      := $(PARSER_SRC) $(DECODE_SRC) $(REPORT_SRC)
 FUZZ_SRC_fuzz_hf_names    := $(BASE_SRC) ext/paths/hf_locate.c ext/paths/hf_scan.c ext/bytes/fd.c
 FUZZ_SRC_fuzz_paths_index := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC) \
                              $(filter ext/paths/paths%.c ext/paths/hf_%.c,$(PATHS_SRC))

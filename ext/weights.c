@@ -22,7 +22,8 @@
 **              (sql/hash_functions.c), weights_report (sql/report.c)
 **   writing    gguf_rewrite, safetensors_rewrite (sql/rewrite.c),
 **              gguf_split (sql/gguf_split.c), safetensors_write, an
-**              aggregate (sql/st_write.c), safetensors_split (sql/st_split.c)
+**              aggregate (sql/st_write.c), safetensors_split (sql/st_split.c);
+**              their jobs are write/'s (write/write_job.h)
 ** and makes remote paths (http://, https://, hf://) go to the HTTP byte
 ** source (remote/http.h).  sqlite3_weights_init is the only symbol the
 ** module exports: everything else is built with -fvisibility=hidden, so
