@@ -14,20 +14,6 @@
 #include "formats/ggml_type.h"
 #include "memory_plan_int.h"
 
-/* ggml's name of type t ("q8_0", "f16", "q4_K"), into buf. */
-const char *mp_type_name(int64_t t, char *buf, size_t n) {
-  const ggml_type_info *ti = ggml_type_get(t);
-  size_t i, len = ti != NULL ? strlen(ti->name) : 0;
-  if (len == 0 || len >= n)
-    return "?";
-  for (i = 0; i < len; i++)
-    buf[i] = (char)(ti->name[i] >= 'A' && ti->name[i] <= 'Z' ? ti->name[i] + 32 : ti->name[i]);
-  buf[len] = 0;
-  if (len >= 2 && buf[len - 2] == '_' && buf[len - 1] == 'k')
-    buf[len - 1] = 'K';
-  return buf;
-}
-
 /* llama_init_from_model's check with flash attention on: a quantized
 ** cache type (ggml_is_quantized) must have a block that divides the head
 ** size of its kind ('K' or 'V'). */

@@ -64,6 +64,20 @@ const char *mp_layer_dev(const mp_ctx *x, int64_t il) {
   return mp_layer_gpu(x, il) ? WT_DEV_CUDA : WT_DEV_CPU;
 }
 
+/* ggml's name of type t ("q8_0", "f16", "q4_K"), into buf. */
+const char *mp_type_name(int64_t t, char *buf, size_t n) {
+  const ggml_type_info *ti = ggml_type_get(t);
+  size_t i, len = ti != NULL ? strlen(ti->name) : 0;
+  if (len == 0 || len >= n)
+    return "?";
+  for (i = 0; i < len; i++)
+    buf[i] = (char)(ti->name[i] >= 'A' && ti->name[i] <= 'Z' ? ti->name[i] + 32 : ti->name[i]);
+  buf[len] = 0;
+  if (len >= 2 && buf[len - 2] == '_' && buf[len - 1] == 'k')
+    buf[len - 1] = 'K';
+  return buf;
+}
+
 /* Bytes of n values of ggml type t (a row of a cache), checked. */
 int mp_row_size(mp_ctx *x, int64_t t, uint64_t n, uint64_t *out) {
   const ggml_type_info *ti = ggml_type_get(t);
