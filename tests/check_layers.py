@@ -243,6 +243,52 @@ def check_sql_share():
     return share, failures
 
 
+# ---- The tree's comments: SQLite's "**" blocks, kept whole ----
+
+# A line of a "/* ** */" block that clang-format's reflow broke: it starts
+# with a bare "*" followed by text (not "**", not the closing "*/").
+BROKEN_COMMENT = re.compile(r"^\*[^*/]")
+# A "**" line longer than ColumnLimit, to try clang-format on.
+LONG_COMMENT = ("/*\n** " + "a comment of SQLite's style " * 5 + "ends here.\n*/\n"
+                "static int f(void) {\n  /* one\n  ** " + "inside a function " * 6 + "too.\n  */\n"
+                "  return 0;\n}\n")
+
+
+def c_files(top):
+    """The .c and .h files below top, as paths."""
+    out = []
+    for dirpath, _, names in os.walk(top):
+        out += [os.path.join(dirpath, n) for n in names if n.endswith((".c", ".h"))]
+    return sorted(out)
+
+
+def check_comments():
+    """No broken "**" line in ext/ and tests/; .clang-format cannot make one
+    (ReflowComments: false, and, where clang-format is installed, a long
+    "**" block goes through it unchanged)."""
+    root = os.path.dirname(EXT)
+    failures, files = [], c_files(EXT) + c_files(os.path.join(root, "tests"))
+    for path in files:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for lineno, line in enumerate(f, 1):
+                if BROKEN_COMMENT.match(line):
+                    failures.append("%s:%d: a comment line that lost its \"**\" (a reflow broke it): "
+                                    "join it to the line above" % (os.path.relpath(path, root), lineno))
+    style = os.path.join(root, ".clang-format")
+    text = open(style, encoding="utf-8").read() if os.path.exists(style) else ""
+    if not re.search(r"^ReflowComments:\s*false\s*$", text, re.M):
+        failures.append(".clang-format: ReflowComments is not false: `make format` would break "
+                        "the \"**\" comments")
+    elif shutil.which("clang-format"):
+        out = subprocess.run(["clang-format", "--style=file:" + style, "--assume-filename=x.c"],
+                             input=LONG_COMMENT, capture_output=True, text=True)
+        got = [l.strip() for l in out.stdout.splitlines() if l.strip().startswith(("**", "/*"))]
+        want = [l.strip() for l in LONG_COMMENT.splitlines() if l.strip().startswith(("**", "/*"))]
+        if out.returncode != 0 or got != want:
+            failures.append(".clang-format: clang-format changes a long \"**\" comment block")
+    return len(files), failures
+
+
 def run_checks(objdir):
     """Every check: [(name, count, failures)] and the SQL share."""
     n_inc, f_inc = check_includes()
@@ -250,8 +296,9 @@ def run_checks(objdir):
     n_map, f_map = check_map()
     n_len, f_len = check_lengths()
     share, f_share = check_sql_share()
+    n_com, f_com = check_comments()
     return [("includes", n_inc, f_inc), ("calls", n_call, f_call), ("map", n_map, f_map),
-            ("lengths", n_len, f_len), ("sql share", 1, f_share)], share
+            ("lengths", n_len, f_len), ("sql share", 1, f_share), ("comments", n_com, f_com)], share
 
 
 # ---- The self-test: each check fails on a violation planted in a copy ----
@@ -311,10 +358,29 @@ def plant_sql_share(ext, objdir):
         k += 1
 
 
+def plant_broken_comment(ext, objdir):
+    """A "**" block of decode/ broken as clang-format's reflow broke them."""
+    path = os.path.join(ext, "decode", "histogram.h")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.replace("\n** ", "\n*", 1))
+
+
+def plant_reflow(ext, objdir):
+    """A .clang-format that reflows comments again."""
+    path = os.path.join(os.path.dirname(ext), ".clang-format")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.replace("ReflowComments: false", "ReflowComments: true"))
+
+
 def self_test(objdir):
     global EXT
     plants = [("includes", plant_include), ("calls", plant_circle), ("map", plant_unmapped),
-              ("lengths", plant_long), ("sql share", plant_sql_share)]
+              ("lengths", plant_long), ("sql share", plant_sql_share),
+              ("comments", plant_broken_comment), ("comments", plant_reflow)]
     passed = failed = 0
     real = EXT
     clean, _ = run_checks(objdir)
@@ -326,6 +392,7 @@ def self_test(objdir):
         try:
             ext = os.path.join(tmp, "ext")
             shutil.copytree(real, ext)
+            shutil.copy(os.path.join(os.path.dirname(real), ".clang-format"), tmp)
             obj = objdir
             if name == "calls":  # new objects go into a copy
                 obj = os.path.join(tmp, "obj")
@@ -357,10 +424,10 @@ def main():
     for f in failures:
         print("layers: " + f, file=sys.stderr)
     counts = {n: c for n, c, _ in results}
-    print("layers: %d includes, %d calls between files, %d files in ext/README.md's map and %d "
-          "files' lengths checked; sql/ holds %.1f%% of ext/'s lines (at most %.0f%%)" % (
-              counts["includes"], counts["calls"], counts["map"], counts["lengths"], 100 * share,
-              100 * MAX_SQL_SHARE))
+    print("layers: %d includes, %d calls between files, %d files in ext/README.md's map, %d "
+          "files' lengths and %d files' comments checked; sql/ holds %.1f%% of ext/'s lines (at "
+          "most %.0f%%)" % (counts["includes"], counts["calls"], counts["map"], counts["lengths"],
+                            counts["comments"], 100 * share, 100 * MAX_SQL_SHARE))
     n_failed = sum(1 for _, _, f in results if f)
     print("layers: %d passed, %d failed" % (len(results) - n_failed, n_failed))
     sys.exit(1 if failures else 0)

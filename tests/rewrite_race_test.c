@@ -14,9 +14,9 @@
 ** in two versions of the same size and header length:
 **   version A: x first, every value 1.0; then y, every value 2.0;
 **   version B: y first, every value 4.0; then x, every value 3.0.
-** A writer thread writes A and B over the file in turn, each with one pwrite(2) of the whole file
-*(16 MiB,
-** a few milliseconds of copying), pausing WRITER_PAUSE_US between.
+** A writer thread writes A and B over the file in turn, each with one
+** pwrite(2) of the whole file (16 MiB, a few milliseconds of copying),
+** pausing WRITER_PAUSE_US between.
 ** Two readers (one reading with pread, one through the guarded mapping:
 ** weights_mmap(1)) each run QUERIES times (default 150)
 **   SELECT min, max FROM tensor_stats(?1) WHERE name = 'x'

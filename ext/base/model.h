@@ -3,9 +3,9 @@
 ** Layer: base (no SQLite; every other layer may use it).
 **
 ** Both parsers (safetensors_parser.c, gguf_parser.c) turn the bytes of a
-** file's header (in memory the bytes layer owns) into a wt_model: a list of tensors and a list of
-*metadata
-** entries, with every number already validated.  The SQLite layer
+** file's header (in memory the bytes layer owns) into a wt_model: a list
+** of tensors and a list of metadata entries, with every number already
+** validated.  The SQLite layer
 ** (vtab.c, tables.c, functions.c) reads only this structure, so adding a
 ** format means adding a parser, not another copy of the virtual tables.
 **

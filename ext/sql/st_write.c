@@ -4,8 +4,8 @@
 **
 **   -- the first four layers and everything that is not a layer
 **   SELECT safetensors_write('first-layers.safetensors', name, path)
-**   FROM tensors('model/') WHERE name GLOB 'model.layers.[0-3].*' OR name NOT GLOB
-*'model.layers.*';
+**   FROM tensors('model/')
+**   WHERE name GLOB 'model.layers.[0-3].*' OR name NOT GLOB 'model.layers.*';
 **   -- a tensor built in SQL: its bytes, dtype and shape
 **   SELECT safetensors_write('bias.safetensors', 'bias', zeroblob(16), 'F32', '[4]');
 **
