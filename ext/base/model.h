@@ -68,7 +68,10 @@ typedef struct wt_meta {
   uint64_t value_len; /* GGUF: bytes the value occupies from value_pos */
 } wt_meta;
 
-/* Format-specific facts for *_info(). */
+/* A parsed file: its format and layout (what gguf_info() and
+** safetensors_info() show), its tensors and metadata entries in file
+** order, and the arena that owns them.  The fields marked GGUF are 0 for
+** safetensors. */
 typedef struct wt_model {
   int format; /* WT_FORMAT_* */
   uint64_t file_size;
