@@ -102,6 +102,10 @@ void wt_arena_free(struct wt_arena *a);
 /* Bytes the arena holds (its blocks). */
 size_t wt_arena_size(const struct wt_arena *a);
 
+/* A 64-bit number as printf's %llu takes it (messages print sizes and
+** offsets so). */
+#define U(x) ((unsigned long long)(x))
+
 /* Checked arithmetic: return 0 and set *r when the result fits. */
 static inline int wt_add(uint64_t a, uint64_t b, uint64_t *r) {
   return __builtin_add_overflow(a, b, r) ? -1 : 0;

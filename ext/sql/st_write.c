@@ -46,8 +46,6 @@
 
 SQLITE_EXTENSION_INIT3
 
-#define U(x) ((unsigned long long)(x))
-
 /* The largest shape a BLOB row may give. */
 #define SWR_MAX_RANK 64
 

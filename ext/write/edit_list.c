@@ -12,8 +12,6 @@
 #include "gguf_writer.h"
 #include "write_buf.h"
 
-#define U(x) ((unsigned long long)(x))
-
 /* The growth of the entry array. */
 #define RW_FIRST_CAP 64
 

@@ -12,8 +12,6 @@
 #include "formats/ggml_type.h"
 #include "write_buf.h"
 
-#define U(x) ((unsigned long long)(x))
-
 static const char gw_magic[4] = {'G', 'G', 'U', 'F'};
 static const char gw_alignment_key[] = "general.alignment";
 

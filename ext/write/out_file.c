@@ -28,8 +28,6 @@
 /* Tries at a free temporary name. */
 #define WT_OUT_TRIES 100
 
-#define U(x) ((unsigned long long)(x))
-
 /* Makes temporary names unique within the process. */
 static unsigned wt_out_counter;
 

@@ -18,8 +18,6 @@
 #include "formats/safetensors_parser.h"
 #include "gguf_writer.h"
 
-#define U(x) ((unsigned long long)(x))
-
 /* The digest of what an encoder gives. */
 #define JOB_DIGEST "xxh3-64"
 
