@@ -174,6 +174,12 @@ $(BUILD)/header_map_test: tests/header_map_test.c tests/ext_conn.h | $(BUILD)
 $(BUILD)/rewrite_race_test: tests/rewrite_race_test.c tests/ext_conn.h | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
+# sqlite3_interrupt() made at the writers' read-back, by the test's own
+# pread(2) (-rdynamic: the module's calls reach it): the statement fails
+# with the target as it was, or succeeds (tests/write_interrupt_test.c).
+$(BUILD)/write_interrupt_test: tests/write_interrupt_test.c tests/check.h tests/ext_conn.h | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -rdynamic -o $@ $< -lsqlite3 -ldl
+
 # A scratch dump of what the GGUF parser makes of files (tests/gguf_dump.c).
 PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
 
@@ -182,7 +188,7 @@ PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
 # re-encoded and parsed back (tests/write_test.c).
 WRITE_ENC_SRC  := ext/write/gguf_writer.c ext/write/safetensors_writer.c ext/write/write_buf.c ext/write/edit_list.c
 WRITE_TEST_SRC := $(PARSER_SRC) $(WRITE_ENC_SRC)
-$(BUILD)/write_test: tests/write_test.c $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
+$(BUILD)/write_test: tests/write_test.c tests/check.h $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_test.c $(WRITE_TEST_SRC) $(EXT_LIBS)
 
 # A model card's front matter read on hand-written cards (tests/model_card_test.c),
@@ -195,7 +201,7 @@ $(BUILD)/model_card_test: tests/model_card_test.c ext/formats/model_card.c ext/f
 # jobs that fail leave the target as it was), without SQLite, under
 # AddressSanitizer + UBSan (tests/write_job_test.c).
 WRITE_JOB_TEST_SRC := $(PARSER_SRC) $(BYTES_SRC) $(WRITE_SRC)
-$(BUILD)/write_job_test: tests/write_job_test.c $(WRITE_JOB_TEST_SRC) $(EXT_HDR) | $(BUILD)
+$(BUILD)/write_job_test: tests/write_job_test.c tests/check.h $(WRITE_JOB_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_job_test.c $(WRITE_JOB_TEST_SRC) $(EXT_LIBS)
 
 # Unit tests of the Hugging Face <-> GGUF name map.
@@ -284,7 +290,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/model_card_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/header_map_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/write_job_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/model_card_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/header_map_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/write_job_test $(BUILD)/write_interrupt_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/exports_test.sh $(MODULE)
@@ -308,6 +314,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	$(BUILD)/http_parse_test
 	sh tests/write_test.sh $(BUILD)/write_test
 	rm -rf $(BUILD)/write_job && mkdir -p $(BUILD)/write_job && $(BUILD)/write_job_test $(BUILD)/write_job
+	rm -rf $(BUILD)/wint && mkdir -p $(BUILD)/wint && $(BUILD)/write_interrupt_test $(MODULE) $(BUILD)/wint
 	rm -rf $(BUILD)/park && mkdir -p $(BUILD)/park
 	$(VALGRIND) $(BUILD)/park_test $(BUILD)/park > $(BUILD)/park_test.log || { cat $(BUILD)/park_test.log; exit 1; }
 	tail -1 $(BUILD)/park_test.log

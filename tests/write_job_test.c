@@ -28,19 +28,7 @@
 #include "write/gguf_writer.h"
 #include "write/write_job.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (cond) {                                                                                    \
-      passed++;                                                                                    \
-    } else {                                                                                       \
-      failed++;                                                                                    \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
-      printf(__VA_ARGS__);                                                                         \
-      printf("\n");                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 #define N_T      3
 #define ALIGN    32 /* GGUF's default alignment */
@@ -172,8 +160,7 @@ static int run(const wt_buf *hdr, const uint64_t start[N_T], uint64_t data, cons
   j.verify = 1;
   j.sources = sources;
   j.n_sources = 1;
-  memset(out, 0, sizeof(*out));
-  out->fd = out->dirfd = -1;
+  memset(out, 0, sizeof(*out)); /* closed */
   return wt_job_write(&j, out, err);
 }
 

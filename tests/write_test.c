@@ -29,19 +29,7 @@
 #include "write/gguf_writer.h"
 #include "write/safetensors_writer.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (cond) {                                                                                    \
-      passed++;                                                                                    \
-    } else {                                                                                       \
-      failed++;                                                                                    \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
-      printf(__VA_ARGS__);                                                                         \
-      printf("\n");                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 #define S(lit) ((wt_str){(lit), sizeof(lit) - 1})
 

@@ -81,7 +81,7 @@ static int gs_keys(const rw_job *j, int k, int n, size_t n_ts, rw_list *l, wt_er
 
 int wt_gguf_split(const wt_rewrite_req *r, wt_rewrite_res *res, wt_error *err) {
   rw_job j;
-  wt_out *out = NULL;
+  wt_out *out = NULL, **po = NULL;
   rw_list *keys = NULL;
   size_t *first = NULL;
   char path[4096];
@@ -103,14 +103,13 @@ int wt_gguf_split(const wt_rewrite_req *r, wt_rewrite_res *res, wt_error *err) {
   }
   if ((n = gs_assign(&j, r->max_tensors, r->max_bytes, first, err)) < 0)
     goto done;
-  out = calloc((size_t)n, sizeof(*out));
+  out = calloc((size_t)n, sizeof(*out)); /* closed */
+  po = calloc((size_t)n, sizeof(*po));
   keys = calloc((size_t)n, sizeof(*keys));
-  if (out == NULL || keys == NULL) {
+  if (out == NULL || po == NULL || keys == NULL) {
     wt_fail(err, "out of memory");
     goto done;
   }
-  for (k = 0; k < n; k++)
-    out[k].fd = out[k].dirfd = -1;
   for (k = 0; k < n; k++) {
     if (snprintf(path, sizeof(path), "%s-%05d-of-%05d.gguf", r->out, k + 1, n) >=
         (int)sizeof(path)) {
@@ -126,11 +125,10 @@ int wt_gguf_split(const wt_rewrite_req *r, wt_rewrite_res *res, wt_error *err) {
         rw_gguf(&j, j.ts + first[k], first[k + 1] - first[k], 0, path, &keys[k], &out[k], err) != 0)
       goto done;
   }
-  if (r->interrupted != NULL && r->interrupted(r->ctx, err))
-    goto done;
   for (k = 0; k < n; k++)
-    if (wt_out_commit(&out[k], err) != 0)
-      goto done;
+    po[k] = &out[k];
+  if (wt_out_commit_all(po, (size_t)n, err) != 0) /* polls the interrupt before renaming */
+    goto done;
   res->n_parts = n;
   rc = 0;
 done:
@@ -139,6 +137,7 @@ done:
   for (k = 0; keys != NULL && k < n; k++)
     rw_free(&keys[k]);
   free(out);
+  free(po);
   free(keys);
   free(first);
   rw_job_free(&j);

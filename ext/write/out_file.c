@@ -43,6 +43,7 @@ int wt_out_open(wt_out *o, const char *path, wt_error *err) {
   char *dir;
   int i;
   memset(o, 0, sizeof(*o));
+  o->open = 1;
   o->fd = o->dirfd = -1;
   if (path[0] == 0)
     return wt_fail(err, "the output path is empty");
@@ -216,18 +217,6 @@ int wt_out_same_bytes(const wt_out *o, uint64_t out_off, const wt_file *src, uin
   return 0;
 }
 
-/* Free what open took (the descriptors are closed by the caller). */
-static void wt_out_free(wt_out *o) {
-  if (o->dirfd >= 0)
-    close(o->dirfd);
-  o->dirfd = -1;
-  free(o->target);
-  free(o->base);
-  free(o->chunk);
-  o->target = o->base = NULL;
-  o->chunk = NULL;
-}
-
 /* Give an unnamed temporary file a temporary name in its folder. */
 static int wt_out_link(wt_out *o, wt_error *err) {
   char proc[64];
@@ -245,45 +234,83 @@ static int wt_out_link(wt_out *o, wt_error *err) {
   return wt_fail(err, "cannot name the output in its folder: %s", strerror(errno));
 }
 
-int wt_out_commit(wt_out *o, wt_error *err) {
+/* Make o durable and give it a temporary name in its folder (closing its
+** descriptor): 0, or -1 with err set. */
+static int wt_out_ready(wt_out *o, wt_error *err) {
   int fd = o->fd;
-  if (fsync(fd) != 0) {
-    wt_fail(err, "cannot write the output to disk (fsync): %s", strerror(errno));
-    goto fail;
-  }
+  if (fsync(fd) != 0)
+    return wt_fail(err, "cannot write the output to disk (fsync): %s", strerror(errno));
   if (!o->named && wt_out_link(o, err) != 0)
-    goto fail;
-  o->fd = -1;
-  if (close(fd) != 0) {
-    wt_fail(err, "cannot close the output: %s", strerror(errno));
-    goto fail;
-  }
-  if (renameat(o->dirfd, o->tmp, o->dirfd, o->base) != 0) {
-    wt_fail(err, "cannot rename the output to %s: %s", o->target, strerror(errno));
-    goto fail;
-  }
-  o->named = 0;
-  if (fsync(o->dirfd) != 0) {
-    wt_fail(err, "%s was written, but its folder could not be synced: %s", o->target,
-            strerror(errno));
-    wt_out_free(o);
     return -1;
-  }
-  wt_out_free(o);
+  o->fd = -1;
+  if (close(fd) != 0)
+    return wt_fail(err, "cannot close the output: %s", strerror(errno));
   return 0;
-fail:
-  wt_out_abort(o);
-  return -1;
+}
+
+/* The interrupt check of the first of o[0..n) that has one: 1 when it
+** says stop (err set). */
+static int wt_out_stop(wt_out *const *o, size_t n, wt_error *err) {
+  size_t i;
+  for (i = 0; i < n; i++)
+    if (o[i]->interrupted != NULL)
+      return o[i]->interrupted(o[i]->ctx, err) != 0;
+  return 0;
+}
+
+int wt_out_commit_all(wt_out *const *o, size_t n, wt_error *err) {
+  size_t i;
+  int rc = -1;
+  for (i = 0; i < n; i++)
+    if (wt_out_ready(o[i], err) != 0)
+      goto release;
+  if (wt_out_stop(o, n, err)) /* the last moment an interrupt leaves every target as it was */
+    goto release;
+  for (i = 0; i < n; i++) {
+    if (renameat(o[i]->dirfd, o[i]->tmp, o[i]->dirfd, o[i]->base) != 0)
+      break;
+    o[i]->named = 0;
+  }
+  if (i < n && i == 0) {
+    wt_fail(err, "cannot rename the output to %s: %s", o[i]->target, strerror(errno));
+    goto release;
+  }
+  if (i < n) {
+    wt_fail(err, "cannot rename the output to %s: %s (the %zu files before it are in place)",
+            o[i]->target, strerror(errno), i);
+    goto release;
+  }
+  rc = 0;
+  for (i = 0; i < n && rc == 0; i++) /* the renames made durable */
+    if (fsync(o[i]->dirfd) != 0)
+      rc = wt_fail(err, "%s was written, but its folder could not be synced: %s", o[i]->target,
+                   strerror(errno));
+release:
+  for (i = 0; i < n; i++)
+    wt_out_abort(o[i]);
+  return rc;
+}
+
+int wt_out_commit(wt_out *o, wt_error *err) {
+  return wt_out_commit_all(&o, 1, err);
 }
 
 void wt_out_abort(wt_out *o) {
+  if (!o->open)
+    return;
   if (o->fd >= 0)
     close(o->fd);
-  o->fd = -1;
-  if (o->named && o->dirfd >= 0)
+  if (o->named)
     unlinkat(o->dirfd, o->tmp, 0);
-  o->named = 0;
-  wt_out_free(o);
+  if (o->dirfd >= 0)
+    close(o->dirfd);
+  free(o->target);
+  free(o->base);
+  free(o->chunk);
+  o->target = o->base = NULL;
+  o->chunk = NULL;
+  o->fd = o->dirfd = -1;
+  o->named = o->open = 0;
 }
 
 int wt_out_is_file(const char *path, const wt_file *f) {

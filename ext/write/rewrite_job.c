@@ -259,7 +259,6 @@ int wt_rewrite(const wt_rewrite_req *r, wt_rewrite_res *res, wt_error *err) {
   int k, rc = -1;
   memset(&j, 0, sizeof(j));
   memset(&out, 0, sizeof(out));
-  out.fd = out.dirfd = -1;
   j.req = r;
   j.verify = r->verify;
   res->where = r->out;

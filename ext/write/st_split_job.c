@@ -133,10 +133,9 @@ int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t
   int *shard = calloc(n_rows + 1, sizeof(*shard));
   size_t *first = calloc(n_rows + 2, sizeof(*first));
   wt_buf index = {0};
-  wt_out iout;
+  wt_out iout, **po = NULL;
   int n = 0, k, created = 0, rc = -1;
   memset(&iout, 0, sizeof(iout));
-  iout.fd = iout.dirfd = -1;
   if (shard == NULL || first == NULL) {
     wt_fail(err, "out of memory");
     goto done;
@@ -191,12 +190,14 @@ int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t
     if (wt_out_open(&iout, path, err) != 0 || wt_out_write(&iout, index.p, index.n, err) != 0)
       goto done;
   }
-  if (cancel->interrupted != NULL && cancel->interrupted(cancel->ctx, err))
+  if ((po = calloc((size_t)n + 1, sizeof(*po))) == NULL) {
+    wt_fail(err, "out of memory");
     goto done;
+  }
   for (k = 0; k < n; k++)
-    if (wt_out_commit(&job[k].out, err) != 0)
-      goto done;
-  if (n > 1 && wt_out_commit(&iout, err) != 0)
+    po[k] = &job[k].out;
+  po[n] = &iout; /* the index last */
+  if (wt_out_commit_all(po, (size_t)n + (n > 1), err) != 0) /* polls the interrupt first */
     goto done;
   *n_files = n + (n > 1);
   created = 0;
@@ -210,6 +211,7 @@ done:
       free(base[k]);
   }
   free(job);
+  free(po);
   free(base);
   free(shard);
   free(first);

@@ -55,9 +55,8 @@ swr_row *swr_rows_push(swr_rows *l, const char *name, size_t n) {
 }
 
 void swr_job_init(swr_job *j, const swr_cancel *cancel) {
-  memset(j, 0, sizeof(*j));
+  memset(j, 0, sizeof(*j)); /* j->out closed */
   j->cancel = cancel;
-  j->out.fd = j->out.dirfd = -1;
 }
 
 /* The source of row r's file, opened once and checked to be the file its

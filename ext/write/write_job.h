@@ -23,10 +23,14 @@
 **      against the bytes the encoder gave; and checks that every source is
 **      unchanged;
 **   4. leaves the file unnamed, or under a temporary name: the caller
-**      commits it (wt_out_commit: fsync, rename over the target, fsync of
-**      the folder) when every file of the call is written and checked, or
-**      aborts it (wt_out_abort).  On any failure wt_job_write() has already
-**      removed it: the target keeps what it had.
+**      commits it (wt_out_commit, or wt_out_commit_all for the files of
+**      one call: fsync, the interrupt check once more, rename over the
+**      target, fsync of the folder) when every file of the call is
+**      written and checked, or aborts it (wt_out_abort).  On any failure
+**      wt_job_write() has already removed it: the target keeps what it
+**      had.  An interrupt that comes while the file is read back is so
+**      honoured before the rename: the statement never both fails and
+**      replaces the target.
 **
 ** A new writer plugs in by building a wt_job: encode the header from its
 ** keys and tensor infos, list the tensors in data order with the place the
@@ -116,8 +120,9 @@ typedef struct wt_job {
 } wt_job;
 
 /* Write j to a temporary file for j->path (into *out, which must be
-** closed: fd and dirfd -1), read it back and compare it: 0, the file ready
-** for wt_out_commit(out), or -1 with err set and the file removed. */
+** closed: zeroed, committed or aborted), read it back and compare it: 0,
+** the file ready for wt_out_commit(out), which polls j->interrupted once
+** more before the rename, or -1 with err set and the file removed. */
 int wt_job_write(const wt_job *j, wt_out *out, wt_error *err);
 
 #endif
