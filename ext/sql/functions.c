@@ -64,14 +64,8 @@ typedef struct wt_func_aux {
 
 /* Report an error that names the function and, when known, the path. */
 static void wt_func_error(sqlite3_context *ctx, const char *fn, const char *path, const char *msg) {
-  char *z = wt_error_message(fn, path, msg);
   wt_cache_note_failure(((const wt_func_aux *)sqlite3_user_data(ctx))->cache);
-  if (z == NULL) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_error(ctx, z, -1);
-  sqlite3_free(z);
+  wt_result_error(ctx, fn, path, msg);
 }
 
 wt_source *wt_func_source(sqlite3_context *ctx, sqlite3_value *arg) {

@@ -20,16 +20,8 @@ int wt_write_call_interrupted(void *ctx, wt_error *err) {
 
 void wt_write_call_error(sqlite3_context *ctx, const wt_write_call *c, const char *fn,
                          const char *path, const char *msg) {
-  char *z;
-  if (c != NULL && c->interrupted) {
+  if (c != NULL && c->interrupted)
     sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
-    return;
-  }
-  z = wt_error_message(fn, path, msg);
-  if (z == NULL) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_error(ctx, z, -1);
-  sqlite3_free(z);
+  else
+    wt_result_error(ctx, fn, path, msg);
 }
