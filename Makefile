@@ -186,7 +186,8 @@ PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
 # Unit tests of the header encoders (ext/write/), without SQLite, under
 # AddressSanitizer + UBSan: hand-worked bytes, and the generated files
 # re-encoded and parsed back (tests/write_test.c).
-WRITE_ENC_SRC  := ext/write/gguf_writer.c ext/write/safetensors_writer.c ext/write/write_buf.c ext/write/edit_list.c
+WRITE_ENC_SRC  := ext/write/gguf_writer.c ext/write/safetensors_writer.c ext/write/write_buf.c ext/write/edit_list.c \
+                  ext/write/byte_swap.c
 WRITE_TEST_SRC := $(PARSER_SRC) $(WRITE_ENC_SRC)
 $(BUILD)/write_test: tests/write_test.c tests/check.h $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_test.c $(WRITE_TEST_SRC) $(EXT_LIBS)

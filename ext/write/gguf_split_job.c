@@ -97,6 +97,7 @@ int wt_gguf_split(const wt_rewrite_req *r, wt_rewrite_res *res, wt_error *err) {
   if (rw_open_input(&j, r->in, WT_FORMAT_GGUF, res, err) != 0)
     goto done;
   res->where = r->out;
+  j.be = j.src->model.big_endian; /* the parts in the input's byte order */
   if ((first = calloc(j.n_ts + 2, sizeof(*first))) == NULL) {
     wt_fail(err, "out of memory");
     goto done;

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "byte_swap.h"
 #include "bytes/digest.h"
 #include "bytes/fd.h"
 
@@ -134,15 +135,18 @@ static int wt_out_poll(wt_out *o, uint64_t copied, wt_error *err) {
   return o->interrupted(o->ctx, err) ? -1 : 0;
 }
 
-/* Copy through memory, WT_OUT_CHUNK bytes at a time. */
+/* Copy through memory, WT_OUT_CHUNK bytes at a time (a multiple of any
+** element's width), each element's bytes reversed when swap > 1. */
 static int wt_out_copy_chunks(wt_out *o, const wt_file *src, uint64_t off, uint64_t n,
-                              wt_error *err) {
+                              unsigned swap, wt_error *err) {
   if (o->chunk == NULL && (o->chunk = malloc(WT_OUT_CHUNK)) == NULL)
     return wt_fail(err, "out of memory");
   while (n > 0) {
     size_t k = n < WT_OUT_CHUNK ? (size_t)n : WT_OUT_CHUNK;
-    if (wt_file_read_at(src, off, k, o->chunk, err) != 0 ||
-        wt_out_write(o, o->chunk, k, err) != 0 || wt_out_poll(o, k, err) != 0)
+    if (wt_file_read_at(src, off, k, o->chunk, err) != 0)
+      return -1;
+    wt_swap_elements(o->chunk, k, swap);
+    if (wt_out_write(o, o->chunk, k, err) != 0 || wt_out_poll(o, k, err) != 0)
       return -1;
     off += k;
     n -= k;
@@ -172,7 +176,21 @@ int wt_out_copy(wt_out *o, const wt_file *src, uint64_t off, uint64_t n, wt_erro
     if (wt_out_poll(o, (uint64_t)r, err) != 0)
       return -1;
   }
-  if (n > 0 && wt_out_copy_chunks(o, src, off, n, err) != 0)
+  if (n > 0 && wt_out_copy_chunks(o, src, off, n, 0, err) != 0)
+    return -1;
+  return wt_file_unchanged(src, err);
+}
+
+int wt_out_copy_swapped(wt_out *o, const wt_file *src, uint64_t off, uint64_t n, unsigned swap,
+                        wt_error *err) {
+  if (swap < 2)
+    return wt_out_copy(o, src, off, n, err);
+  if (off > src->size || n > src->size - off)
+    return wt_fail(err, "file changed while in use: it has %llu bytes, the copy needs %llu",
+                   U(src->size), U(off + n));
+  if (n % swap != 0)
+    return wt_fail(err, "%llu bytes are not whole elements of %u bytes", U(n), swap);
+  if (wt_out_copy_chunks(o, src, off, n, swap, err) != 0)
     return -1;
   return wt_file_unchanged(src, err);
 }
@@ -187,15 +205,22 @@ int wt_out_read(const wt_out *o, uint64_t off, size_t n, void *buf, wt_error *er
   return 0;
 }
 
-int wt_out_digest(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n, unsigned char *buf,
-                  char hex[WT_DIGEST_HEX_MAX], wt_error *err) {
+/* wt_out_digest() of the bytes with each swap-byte element reversed
+** first (swap > 1). */
+static int wt_out_digest_swapped(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n,
+                                 unsigned char *buf, unsigned swap, char hex[WT_DIGEST_HEX_MAX],
+                                 wt_error *err) {
   wt_digest *d;
   if (wt_digest_begin("xxh3-64", 7, &d, err) != 0)
     return -1;
   while (n > 0) {
     size_t k = n < WT_OUT_CHUNK ? (size_t)n : WT_OUT_CHUNK;
-    if ((src ? wt_file_read_at(src, off, k, buf, err) : wt_out_read(o, off, k, buf, err)) != 0 ||
-        wt_digest_update(d, buf, k, err) != 0) {
+    if ((src ? wt_file_read_at(src, off, k, buf, err) : wt_out_read(o, off, k, buf, err)) != 0) {
+      wt_digest_free(d);
+      return -1;
+    }
+    wt_swap_elements(buf, k, swap);
+    if (wt_digest_update(d, buf, k, err) != 0) {
       wt_digest_free(d);
       return -1;
     }
@@ -205,12 +230,28 @@ int wt_out_digest(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n,
   return wt_digest_end(d, hex, err);
 }
 
+int wt_out_digest(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n, unsigned char *buf,
+                  char hex[WT_DIGEST_HEX_MAX], wt_error *err) {
+  return wt_out_digest_swapped(o, src, off, n, buf, 0, hex, err);
+}
+
 int wt_out_same_bytes(const wt_out *o, uint64_t out_off, const wt_file *src, uint64_t src_off,
                       uint64_t n, unsigned char *buf, const char *what, wt_error *err) {
+  return wt_out_same_values(o, out_off, src, src_off, n, 0, buf, what, err);
+}
+
+int wt_out_same_values(const wt_out *o, uint64_t out_off, const wt_file *src, uint64_t src_off,
+                       uint64_t n, unsigned swap, unsigned char *buf, const char *what,
+                       wt_error *err) {
   char a[WT_DIGEST_HEX_MAX], b[WT_DIGEST_HEX_MAX];
   if (wt_out_digest(o, src, src_off, n, buf, a, err) != 0 ||
-      wt_out_digest(o, NULL, out_off, n, buf, b, err) != 0)
+      wt_out_digest_swapped(o, NULL, out_off, n, buf, swap, b, err) != 0)
     return -1;
+  if (strcmp(a, b) != 0 && swap > 1)
+    return wt_fail(err,
+                   "read back: the values of %s, swapped back, differ from the input's (xxh3 %s, "
+                   "not %s)",
+                   what, b, a);
   if (strcmp(a, b) != 0)
     return wt_fail(err, "read back: the bytes of %s differ from the input's (xxh3 %s, not %s)",
                    what, b, a);

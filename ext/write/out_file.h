@@ -81,6 +81,11 @@ int wt_out_zeros(wt_out *o, uint64_t n, wt_error *err);
 /* Append bytes [off, off + n) of src; then check that src is unchanged. */
 int wt_out_copy(wt_out *o, const wt_file *src, uint64_t off, uint64_t n, wt_error *err);
 
+/* The same with the bytes of each swap-byte element reversed (the other
+** byte order; byte_swap.h), through memory; swap 0 or 1: wt_out_copy(). */
+int wt_out_copy_swapped(wt_out *o, const wt_file *src, uint64_t off, uint64_t n, unsigned swap,
+                        wt_error *err);
+
 /* Read back n bytes of the new file at off into buf (for the checks made
 ** before the commit). */
 int wt_out_read(const wt_out *o, uint64_t off, size_t n, void *buf, wt_error *err);
@@ -96,6 +101,12 @@ int wt_out_digest(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n,
 ** that size), else -1 with err set (what names them: a tensor's name). */
 int wt_out_same_bytes(const wt_out *o, uint64_t out_off, const wt_file *src, uint64_t src_off,
                       uint64_t n, unsigned char *buf, const char *what, wt_error *err);
+
+/* The same for bytes copied with wt_out_copy_swapped(): the new file's
+** elements swapped back must be the source's, value for value. */
+int wt_out_same_values(const wt_out *o, uint64_t out_off, const wt_file *src, uint64_t src_off,
+                       uint64_t n, unsigned swap, unsigned char *buf, const char *what,
+                       wt_error *err);
 
 /* Make the file durable and put it at the target's name, unless its
 ** interrupt check says stop first: 0, or -1 with err set (the temporary

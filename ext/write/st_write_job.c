@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte_swap.h"
 #include "safetensors_writer.h"
 #include "st_write_job_int.h"
 #include "write_job.h"
@@ -111,6 +112,15 @@ static int swr_bytes(swr_job *j, const swr_row *r, const char *out, wt_job_tenso
   t->from = WT_FROM_FILE;
   t->file = &src->file;
   t->file_off = st->offset;
+  if (src->model.format == WT_FORMAT_GGUF && src->model.big_endian) {
+    /* safetensors is little-endian: each element swapped */
+    char q[WT_QUOTE_SIZE];
+    unsigned w = wt_swap_width(st->type_id);
+    if (w == 0)
+      return wt_swap_refuse(err, wt_quote(q, sizeof(q), r->name, r->name_len),
+                            st->dtype.n > 0 ? st->dtype.p : "of an unknown type");
+    t->swap = w > 1 ? w : 0;
+  }
   return 0;
 }
 

@@ -97,7 +97,7 @@ static int job_data(const wt_job *j, wt_out *out, char (*hex)[WT_DIGEST_HEX_MAX]
     if (wt_out_zeros(out, t->data_start - pos, err) != 0)
       return -1;
     if (t->from == WT_FROM_FILE)
-      rc = wt_out_copy(out, t->file, t->file_off, t->nbytes, err);
+      rc = wt_out_copy_swapped(out, t->file, t->file_off, t->nbytes, t->swap, err);
     else if (t->from == WT_FROM_MEMORY)
       rc = wt_out_write(out, t->mem, (size_t)t->nbytes, err);
     else if (t->from == WT_FROM_ENCODER && t->encode != NULL)
@@ -205,7 +205,8 @@ static int job_check_tensors(const wt_job *j, const wt_out *out, const wt_model 
     if (!j->verify)
       continue;
     if (s->from == WT_FROM_FILE) {
-      if (wt_out_same_bytes(out, t->offset, s->file, s->file_off, s->nbytes, buf, name, err) != 0)
+      if (wt_out_same_values(out, t->offset, s->file, s->file_off, s->nbytes, s->swap, buf, name,
+                             err) != 0)
         goto done;
     } else if (s->from == WT_FROM_MEMORY) {
       if (job_same_memory(out, t->offset, s->mem, s->nbytes, buf, name, err) != 0)
