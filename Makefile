@@ -343,6 +343,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	/usr/bin/python3 tests/catalog_test.py $(MODULE)
 	/usr/bin/python3 tests/remote_test.py $(MODULE)
 	/usr/bin/python3 tests/write_fail_test.py $(MODULE)
+	/usr/bin/python3 tests/write_endian_test.py $(MODULE)
 	@echo "== the remote tests under AddressSanitizer + UBSan, and under valgrind (the Python interpreter's own"
 	@echo "   leaks are not ours: only definite leaks count)"
 	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \

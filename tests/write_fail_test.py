@@ -19,8 +19,8 @@ file):
   4. the source file appended to while it is copied: "changed";
   5. safetensors_write() interrupted between rows (two million rows), and
      an error in a later row of it (a path that is not there).
-Then the readers: a GGUF and a safetensors reader written below from the
-formats' specifications read the rewritten demo files: every key with its
+Then the readers: a GGUF and a safetensors reader written from the
+formats' specifications (tests/model_files.py) read the rewritten demo files: every key with its
 value as edited, every tensor's bytes equal to the input's.
 Prints "write_fail: N passed, M failed, K skipped"; exits 1 on a failure.
 """
@@ -37,6 +37,7 @@ import time
 
 import checks
 from checks import ok as check
+from model_files import read_gguf, read_safetensors
 
 MODULE = os.path.abspath(sys.argv[1])
 DEMO = os.path.abspath("build/demo")
@@ -228,74 +229,10 @@ def test_aggregate(work):
     db.close()
 
 
-# ---- readers of our own (the formats' specifications, not our parsers) ----
-def read_gguf(path):
-    """(keys: {key: (type, value)}, tensors: {name: (type, dims, bytes)})."""
-    b = open(path, "rb").read()
-    pos = 0
-
-    def take(fmt):
-        nonlocal pos
-        v = struct.unpack_from("<" + fmt, b, pos)
-        pos += struct.calcsize("<" + fmt)
-        return v[0] if len(v) == 1 else v
-
-    def string():
-        nonlocal pos
-        n = take("Q")
-        s = b[pos:pos + n]
-        pos += n
-        return s.decode("utf-8", "replace")
-
-    scalar = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q", 12: "d"}
-
-    def value(t):
-        if t == 8:
-            return string()
-        if t == 9:
-            et, n = take("I"), take("Q")
-            return [value(et) for _ in range(n)]
-        return take(scalar[t])
-
-    assert b[:4] == b"GGUF" and take("4s") and take("I") == 3
-    n_t, n_kv = take("Q"), take("Q")
-    keys = {}
-    for _ in range(n_kv):
-        k = string()
-        t = take("I")
-        keys[k] = (t, value(t))
-    infos = []
-    for _ in range(n_t):
-        name = string()
-        nd = take("I")
-        dims = [take("Q") for _ in range(nd)]
-        infos.append((name, dims, take("I"), take("Q")))
-    align = keys.get("general.alignment", (4, 32))[1]
-    start = pos + (-pos % align)
-    sizes = {0: (1, 4), 1: (1, 2), 8: (32, 34), 30: (1, 2)}  # F32, F16, Q8_0, BF16
-    tensors = {}
-    for name, dims, t, off in infos:
-        n = 1
-        for d in dims:
-            n *= d
-        blk, size = sizes[t]
-        tensors[name] = (t, dims, b[start + off:start + off + n // blk * size])
-    return keys, tensors
-
-
 # The safetensors crate's Dtype enum, in its order (safetensors/src/tensor.rs).
 DTYPES = ["BOOL", "F4", "F6_E2M3", "F6_E3M2", "U8", "I8", "F8_E5M2", "F8_E4M3", "F8_E8M0",
           "F8_E4M3FNUZ", "F8_E5M2FNUZ", "I16", "U16", "F16", "BF16", "I32", "U32", "F32", "C64",
           "F64", "I64", "U64"]
-
-
-def read_safetensors(path):
-    b = open(path, "rb").read()
-    n = struct.unpack_from("<Q", b)[0]
-    head = json.loads(b[8:8 + n])
-    meta = head.pop("__metadata__", {})
-    return meta, {k: (v["dtype"], v["shape"], b[8 + n + v["data_offsets"][0]:8 + n + v["data_offsets"][1]])
-                  for k, v in head.items()}, n
 
 
 def test_readers(work):
@@ -305,13 +242,13 @@ def test_readers(work):
                "'tokenizer.chat_template', '{% for m in messages %}{{ m }}{% endfor %}', "
                "'x.ids', json_object('type', 'INT32', 'value', json('[-1, 2]')), "
                "'tokenizer.ggml.bos_token_id', NULL))", (out, DEMO + "/tiny-llama.gguf")).fetchall()
-    k0, t0 = read_gguf(DEMO + "/tiny-llama.gguf")
-    k1, t1 = read_gguf(out)
+    _, k0, t0 = read_gguf(DEMO + "/tiny-llama.gguf")
+    _, k1, t1 = read_gguf(out)
     want = dict(k0)
     del want["tokenizer.ggml.bos_token_id"]
     want["general.name"] = (8, "Renamed")
     want["tokenizer.chat_template"] = (8, "{% for m in messages %}{{ m }}{% endfor %}")
-    want["x.ids"] = (9, [-1, 2])
+    want["x.ids"] = (9, (5, [-1, 2]))
     check(k1 == want, "GGUF reader: every key as edited", repr([k for k in set(k1) | set(want) if k1.get(k) != want.get(k)]))
     check(list(k1) == list(want), "GGUF reader: the keys' order")
     check(t1 == t0 and len(t1) == 21, "GGUF reader: 21 tensors, each the input's bytes")
