@@ -495,7 +495,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
                 fuzz_paths_index fuzz_url fuzz_hf_config fuzz_memory fuzz_paths_names
-FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg fuzz_write fuzz_model_card
+FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg fuzz_write fuzz_model_card fuzz_edit_json
 
 # The sources each target links (a thin harness over pure functions).
 FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
@@ -517,6 +517,8 @@ FUZZ_FLAGS_fuzz_remote    := -DWT_REMOTE -DWT_CURL_LINKED -DWEIGHTS_VERSION='"fu
                              -DWT_HTTP_FIRST='((uint64_t)4 << 10)'
 FUZZ_SRC_fuzz_memory      := $(PARSER_SRC) $(PLAN_SRC)
 FUZZ_SRC_fuzz_write       := $(WRITE_TEST_SRC)
+FUZZ_SRC_fuzz_edit_json   := $(PARSER_SRC) ext/write/edit_json.c ext/write/edit_list.c ext/write/gguf_writer.c \
+                             ext/write/write_buf.c
 FUZZ_SRC_fuzz_paths_names := $(FUZZ_SRC_fuzz_paths_index)
 FUZZ_SRC_fuzz_paths_arg   := $(FUZZ_SRC_fuzz_paths_index)
 # The decoders' loops compare every value, the report's checks every
@@ -550,6 +552,11 @@ $(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp $(BUILD)/arch/.stamp 
 	for f in $(BUILD)/testdata/gguf/ok-*.gguf $(BUILD)/testdata/safetensors/*.safetensors $(BUILD)/demo/*.gguf; do \
 	  { printf '\003\001\005\011\007\002\000\002\003\003\002\010\005'; cat $$f; } \
 	    > $(BUILD)/fuzz/corpus/fuzz_write/$$(basename $$f); done
+	mkdir -p $(BUILD)/fuzz/corpus/fuzz_edit_json
+	printf '{"general.name": "a\\u0000b", "x.n": {"type": "UINT8", "value": 7}, "x.a": ["c", "\\ud83d\\ude00"], "q": null}' \
+	  > $(BUILD)/fuzz/corpus/fuzz_edit_json/edits
+	printf '{"x": {"type": "INT64", "value": [-9223372036854775808, 1e3, 2.5]}, "y": true}' \
+	  > $(BUILD)/fuzz/corpus/fuzz_edit_json/numbers
 	mkdir -p $(BUILD)/fuzz/corpus/fuzz_hf_config $(BUILD)/fuzz/corpus/fuzz_model_card
 	printf -- '---\nlicense: mit\nbase_model: org/name # the base\n---\n# Card\n' \
 	  > $(BUILD)/fuzz/corpus/fuzz_model_card/string

@@ -238,7 +238,7 @@ DTYPES = ["BOOL", "F4", "F6_E2M3", "F6_E3M2", "U8", "I8", "F8_E5M2", "F8_E4M3", 
 def test_readers(work):
     db = connect()
     out = os.path.join(work, "read.gguf")
-    db.execute("SELECT gguf_rewrite(?, ?, json_object('general.name', 'Renamed', "
+    db.execute("SELECT gguf_rewrite(?, ?, json_object('general.name', 'Renamed' || char(0) || '!', "
                "'tokenizer.chat_template', '{% for m in messages %}{{ m }}{% endfor %}', "
                "'x.ids', json_object('type', 'INT32', 'value', json('[-1, 2]')), "
                "'tokenizer.ggml.bos_token_id', NULL))", (out, DEMO + "/tiny-llama.gguf")).fetchall()
@@ -246,18 +246,18 @@ def test_readers(work):
     _, k1, t1 = read_gguf(out)
     want = dict(k0)
     del want["tokenizer.ggml.bos_token_id"]
-    want["general.name"] = (8, "Renamed")
+    want["general.name"] = (8, "Renamed\x00!")  # the NUL kept
     want["tokenizer.chat_template"] = (8, "{% for m in messages %}{{ m }}{% endfor %}")
     want["x.ids"] = (9, (5, [-1, 2]))
     check(k1 == want, "GGUF reader: every key as edited", repr([k for k in set(k1) | set(want) if k1.get(k) != want.get(k)]))
     check(list(k1) == list(want), "GGUF reader: the keys' order")
     check(t1 == t0 and len(t1) == 21, "GGUF reader: 21 tensors, each the input's bytes")
     out = os.path.join(work, "read.safetensors")
-    db.execute("SELECT safetensors_rewrite(?, ?, json_object('format', 'pt', 'note', 'é \"q\" \\ ' || char(1)))",
+    db.execute("SELECT safetensors_rewrite(?, ?, json_object('format', 'pt', 'note', 'é \"q\" \\ ' || char(1) || char(0)))",
                (out, DEMO + "/tiny-llama.safetensors")).fetchall()
     m0, s0, _ = read_safetensors(DEMO + "/tiny-llama.safetensors")
     m1, s1, n1 = read_safetensors(out)
-    check(m1 == {"format": "pt", "note": 'é "q" \\ \x01'}, "safetensors reader: the metadata", repr(m1))
+    check(m1 == {"format": "pt", "note": 'é "q" \\ \x01\x00'}, "safetensors reader: the metadata", repr(m1))
     check(s1 == s0 and len(s1) == 21, "safetensors reader: 21 tensors, each the input's bytes")
     check(n1 % 8 == 0, "safetensors reader: the header padded to 8", str(n1))
     # the sharded fine-tune merged by safetensors_write: every tensor of every

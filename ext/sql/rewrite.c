@@ -11,7 +11,7 @@
 **                              json_object('format', 'pt'));
 **
 ** Arguments: the output path, the input (local or remote), the edits (a JSON
-** object, read by rewrite_edits.c, applied by write/edit_list.c; NULL:
+** object, read by write/edit_json.c, applied by write/edit_list.c; NULL:
 ** none) and optionally options as a JSON
 ** object: "overwrite": 1 lets the output name the input file (it is then
 ** still a new file renamed over it), "verify": 0 skips the comparison of
@@ -31,7 +31,7 @@
 
 #include "functions.h"
 #include "interrupt.h"
-#include "rewrite_edits.h"
+#include "write/edit_json.h"
 #include "write/rewrite_job.h"
 #include "write_call.h"
 
@@ -79,7 +79,7 @@ static void rw_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     goto fail;
   }
   if (rw_options(call.db, argc > 3 ? argv[3] : NULL, &r, &err) != 0 ||
-      (edits != NULL && rw_edits_read(call.db, edits, &e, &err) != 0))
+      (edits != NULL && rw_edits_parse(edits, (size_t)sqlite3_value_bytes(argv[2]), &e, &err) != 0))
     goto fail;
   r.edits = e.e;
   r.n_edits = e.n;

@@ -3,9 +3,9 @@
 ** of gguf_rewrite(), safetensors_rewrite() and gguf_split() change:
 ** entries removed, replaced, added, each value already encoded (GGUF: its
 ** bytes as version 3 stores them; safetensors: the string).  Pure C, no
-** SQLite: the edits come as rw_edit values, a JSON object's members as
-** SQLite's json_each() reads them (the SQL layer reads them so, for exact
-** 64-bit integers; sql/rewrite_edits.c).
+** SQLite: the edits come as rw_edit values, a JSON object's members
+** (edit_json.h reads them, exactly: 64-bit integers, strings with NULs),
+** with the kinds SQLite's json_each() names.
 ** Layer: write (uses formats/, base/).
 **
 ** An edit is a member of a JSON object: "key": value.
@@ -52,7 +52,7 @@ enum {
   RW_JSON_OBJECT
 };
 
-/* A JSON value as json_each() gives it. */
+/* A JSON value, as edit_json.c reads it. */
 typedef struct rw_value {
   int kind;                     /* RW_JSON_* */
   const char *text;             /* its text: a string's bytes, a number's digits, an array's JSON */
