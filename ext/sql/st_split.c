@@ -71,7 +71,7 @@ static void sts_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *folder = (const char *)sqlite3_value_text(argv[0]);
   wt_write_call call = {sqlite3_context_db_handle(ctx), 0};
   swr_cancel cancel = {wt_write_call_interrupted, &call};
-  sqlite3_int64 max = sqlite3_value_int64(argv[2]);
+  sqlite3_int64 max = 0;
   swr_state s;
   wt_error e;
   int n = 0, rc;
@@ -80,8 +80,11 @@ static void sts_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   s.fn = "safetensors_split";
   wt_watch_interrupt(call.db);
   if (folder == NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL ||
-      sqlite3_value_numeric_type(argv[2]) != SQLITE_INTEGER || max <= 0) {
-    wt_fail(&e, "give a folder, a source and a positive number of bytes");
+      wt_whole_number(argv[2], &max) != 0 || max <= 0) {
+    /* 1e18, 100000 and '100000' alike; not 0.5, NaN, -1, 0 or 'x' */
+    wt_fail(&e, "give a folder, a source and a positive whole number of bytes, not %s",
+            sqlite3_value_type(argv[2]) == SQLITE_NULL ? "NULL"
+                                                       : (const char *)sqlite3_value_text(argv[2]));
     goto fail;
   }
   if ((rc = sts_rows(ctx, call.db, argv[1], &s, &e)) == -2)

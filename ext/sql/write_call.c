@@ -39,10 +39,12 @@ int wt_whole_number(sqlite3_value *v, sqlite3_int64 *n) {
     return 0;
   case SQLITE_FLOAT:
     r = sqlite3_value_double(v);
-    /* 2^63 and above do not convert to a 64-bit integer */
-    if (!isfinite(r) || r != floor(r) || r < -9223372036854775808.0 || r >= 9223372036854775808.0)
+    if (!isfinite(r) || r != floor(r))
       return -1;
-    *n = (sqlite3_int64)r;
+    /* 2^63 and above do not convert to a 64-bit integer: the nearest that does */
+    *n = r >= 9223372036854775808.0    ? INT64_MAX
+         : r < -9223372036854775808.0 ? INT64_MIN
+                                      : (sqlite3_int64)r;
     return 0;
   default:
     return -1;

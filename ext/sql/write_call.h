@@ -50,9 +50,10 @@ typedef struct wt_write_option {
 ** opts, a value of the wrong kind). */
 int wt_write_options(sqlite3 *db, sqlite3_value *v, wt_write_option *opts, int n, wt_error *err);
 
-/* v as a whole number: an INTEGER, a REAL without a fraction within 64
-** bits, or text that reads as one of them ('100000', '1e18'): 0 with *n
-** set; -1 for anything else (a fraction, NaN, infinity, other text). */
+/* v as a whole number: an INTEGER, a REAL without a fraction (beyond 64
+** bits, the nearest 64-bit integer: 1e99 is INT64_MAX), or text that reads
+** as one of them ('100000', '1e18'): 0 with *n set; -1 for anything else
+** (a fraction, NaN, infinity, other text). */
 int wt_whole_number(sqlite3_value *v, sqlite3_int64 *n);
 
 #endif
