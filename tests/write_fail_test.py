@@ -270,7 +270,8 @@ def test_readers(work):
         if shard.endswith(".safetensors"):
             want.update(read_safetensors(os.path.join(DEMO, "sharded", shard))[1])
     meta, got, n = read_safetensors(out)
-    check(got == want and len(got) == 21 and meta == {}, "safetensors reader: the merge holds every shard's tensors")
+    check(got == want and len(got) == 21, "safetensors reader: the merge holds every shard's tensors")
+    check(meta == {"format": "pt"}, "safetensors reader: the merge keeps the shards' __metadata__", repr(meta))
     order = sorted(got, key=lambda k: json.loads(open(out, "rb").read()[8:8 + n])[k]["data_offsets"][0])
     crate = sorted(got, key=lambda k: (-DTYPES.index(got[k][0]), k.encode()))
     check(order == crate, "safetensors reader: the crate's order (dtype, wider first, then name)")
@@ -299,8 +300,9 @@ def test_readers(work):
     check(sorted(os.listdir(folder)) == sorted(names + ["model.safetensors.index.json"]),
           "split: the shards' names", repr(os.listdir(folder)))
     for i, sh in enumerate(shards):
-        _, got, _ = read_safetensors(os.path.join(folder, names[i]))
+        meta, got, _ = read_safetensors(os.path.join(folder, names[i]))
         check(got == {k: s0[k] for k in sh}, "split: shard %d holds its tensors, the original's bytes" % (i + 1))
+        check(meta == m0, "split: shard %d keeps the original's __metadata__" % (i + 1), repr(meta))
     db.close()
 
 

@@ -22,8 +22,9 @@
 ** tables find it, or a BLOB checked against its dtype and shape): nothing
 ** is read or written until the last row, and tensor bytes never pass
 ** through SQLite.  The file is written by write/st_write_job.h's job as
-** the safetensors crate writes one (the crate's tensor order, no
-** __metadata__), through a temporary file, read back, parsed and compared
+** the safetensors crate writes one (the crate's tensor order, with the
+** __metadata__ entries every safetensors source agrees on: a merged
+** sharded checkpoint keeps its {"format": "pt"}), through a temporary file, read back, parsed and compared
 ** (names, dtypes, shapes, places, and the XXH3-64 of every tensor's bytes
 ** against its source's) before it is kept.  An error in any row (a tensor
 ** not found, a quantized one, a BLOB whose size is not its shape's, a

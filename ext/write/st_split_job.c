@@ -134,8 +134,11 @@ int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t
   size_t *first = calloc(n_rows + 2, sizeof(*first));
   wt_buf index = {0};
   wt_out iout, **po = NULL;
+  swr_job all; /* every source, for the metadata they agree on */
+  swr_meta meta = {0};
   int n = 0, k, created = 0, rc = -1;
   memset(&iout, 0, sizeof(iout));
+  swr_job_init(&all, cancel);
   if (shard == NULL || first == NULL) {
     wt_fail(err, "out of memory");
     goto done;
@@ -155,6 +158,8 @@ int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t
     wt_fail(err, "no tensors: nothing to write");
     goto done;
   }
+  if (swr_agreed_meta(&all, rows, n_rows, NULL, &meta, err) != 0)
+    goto done;
   job = calloc((size_t)n, sizeof(*job));
   base = calloc((size_t)n, sizeof(*base));
   if (job == NULL || base == NULL) {
@@ -177,7 +182,7 @@ int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t
       wt_fail(err, "the folder path is too long");
       goto done;
     }
-    if (swr_prepare(&job[k], path, rows + first[k], first[k + 1] - first[k], err) != 0)
+    if (swr_prepare(&job[k], path, rows + first[k], first[k + 1] - first[k], &meta, err) != 0)
       goto done;
   }
   if (n > 1) {
@@ -216,6 +221,8 @@ done:
   free(shard);
   free(first);
   free(index.p);
+  free(meta.v);
+  swr_job_free(&all);
   if (created)
     rmdir(folder);
   return rc;

@@ -77,7 +77,7 @@ static wt_source *swr_source(swr_job *j, const swr_row *r, const char *out, wt_e
     wt_fail(err, "file changed while in use: %s is not the file its rows read", r->path);
     return NULL;
   }
-  if (wt_out_is_file(out, &src->file)) {
+  if (out != NULL && wt_out_is_file(out, &src->file)) {
     wt_source_release(src);
     wt_fail(err, "this is the input file %s: refusing to replace it", r->path);
     return NULL;
@@ -124,16 +124,51 @@ static int swr_bytes(swr_job *j, const swr_row *r, const char *out, wt_job_tenso
   return 0;
 }
 
-int swr_prepare(swr_job *j, const char *path, const swr_row *rows, size_t n, wt_error *err) {
+/* 1 when source s has metadata entry key with the value v. */
+static int swr_has(const wt_source *s, const wt_meta *kv) {
+  const wt_meta *z = wt_source_find_meta(s, kv->key.p, kv->key.n);
+  return z != NULL && z->value.n == kv->value.n &&
+         (kv->value.n == 0 || memcmp(z->value.p, kv->value.p, kv->value.n) == 0);
+}
+
+int swr_agreed_meta(swr_job *j, const swr_row *rows, size_t n, const char *out, swr_meta *m,
+                    wt_error *err) {
+  const wt_source *first = NULL;
+  size_t i, k;
+  memset(m, 0, sizeof(*m));
+  for (i = 0; i < n; i++)
+    if (rows[i].blob == NULL && swr_source(j, &rows[i], out, err) == NULL)
+      return -1;
+  for (k = 0; k < j->n_open && first == NULL; k++)
+    if (j->open[k].src->model.format == WT_FORMAT_SAFETENSORS)
+      first = j->open[k].src;
+  if (first == NULL || first->model.n_meta == 0)
+    return 0;
+  if ((m->v = calloc(first->model.n_meta, sizeof(*m->v))) == NULL)
+    return wt_fail(err, "out of memory");
+  for (i = 0; i < first->model.n_meta; i++) { /* in the first file's order */
+    const wt_meta *kv = &first->model.meta[i];
+    for (k = 0; k < j->n_open; k++)
+      if (j->open[k].src->model.format == WT_FORMAT_SAFETENSORS && !swr_has(j->open[k].src, kv))
+        break;
+    if (k == j->n_open)
+      m->v[m->n++] = (sw_meta){kv->key, kv->value};
+  }
+  return 0;
+}
+
+int swr_prepare(swr_job *j, const char *path, const swr_row *rows, size_t n, const swr_meta *m,
+                wt_error *err) {
   sw_tensor *t = calloc(n + 1, sizeof(*t));
   wt_job_tensor *jt = calloc(n + 1, sizeof(*jt));
+  wt_job_key *keys = calloc(m->n + 1, sizeof(*keys));
   const wt_file **files = NULL;
   wt_buf hdr = {0};
   wt_job job;
   uint64_t data;
   size_t i;
   int rc = -1;
-  if (t == NULL || jt == NULL) {
+  if (t == NULL || jt == NULL || keys == NULL) {
     wt_fail(err, "out of memory");
     goto done;
   }
@@ -141,8 +176,10 @@ int swr_prepare(swr_job *j, const char *path, const swr_row *rows, size_t n, wt_
     t[i] = (sw_tensor){
         {rows[i].name, rows[i].name_len}, rows[i].dtype, rows[i].ndim, rows[i].dims, 0, 0, i};
   sw_sort_crate(t, n);
-  if (safetensors_write_header(NULL, 0, t, n, &hdr, &data, err) != 0)
+  if (safetensors_write_header(m->v, m->n, t, n, &hdr, &data, err) != 0)
     goto done;
+  for (i = 0; i < m->n; i++)
+    keys[i] = (wt_job_key){m->v[i].key, 0, (const unsigned char *)m->v[i].value.p, m->v[i].value.n};
   for (i = 0; i < n; i++) { /* in data order */
     const swr_row *r = &rows[t[i].tag];
     jt[i].name = (wt_str){r->name, r->name_len};
@@ -168,6 +205,8 @@ int swr_prepare(swr_job *j, const char *path, const swr_row *rows, size_t n, wt_
   job.data_size = data;
   job.tensors = jt;
   job.n_tensors = n;
+  job.keys = keys;
+  job.n_keys = m->n;
   job.verify = 1;
   job.sources = files;
   job.n_sources = j->n_open;
@@ -178,6 +217,7 @@ done:
   free(hdr.p);
   free(t);
   free(jt);
+  free(keys);
   free(files);
   return rc;
 }
@@ -194,6 +234,7 @@ void swr_job_free(swr_job *j) {
 
 int wt_st_write(const char *out, const swr_row *rows, size_t n, const swr_cancel *cancel,
                 uint64_t *size, wt_error *err) {
+  swr_meta m = {0};
   swr_job j;
   int rc = -1;
   swr_job_init(&j, cancel);
@@ -201,11 +242,13 @@ int wt_st_write(const char *out, const swr_row *rows, size_t n, const swr_cancel
     wt_fail(err, "the output must be a local path");
     goto done;
   }
-  if (swr_prepare(&j, out, rows, n, err) != 0 || wt_out_commit(&j.out, err) != 0)
+  if (swr_agreed_meta(&j, rows, n, out, &m, err) != 0 ||
+      swr_prepare(&j, out, rows, n, &m, err) != 0 || wt_out_commit(&j.out, err) != 0)
     goto done;
   *size = j.out.size;
   rc = 0;
 done:
+  free(m.v);
   swr_job_free(&j);
   return rc;
 }

@@ -8,8 +8,10 @@
 ** Layer: write (uses bytes/, formats/, base/).
 **
 ** A file is written as the safetensors crate writes one
-** (safetensors_writer.h: the crate's tensor order, no __metadata__)
-** through write_job.h: each source file is opened once and must still be
+** (safetensors_writer.h: the crate's tensor order), with the __metadata__
+** entries that every safetensors file among the sources has with the same
+** value (GGUF files and BLOBs carry none and are not counted; every shard of
+** a split gets those of all its sources), through write_job.h: each source file is opened once and must still be
 ** the file its row read (device, inode, size, modification time) and not
 ** the output; the tensors are copied by reference, read back and compared
 ** (names, dtypes, shapes, places, and the XXH3-64 of every tensor's bytes
