@@ -18,7 +18,10 @@ file):
      192 MiB GGUF (the copy polls it every 64 MiB): SQLITE_INTERRUPT;
   4. the source file appended to while it is copied: "changed";
   5. safetensors_write() interrupted between rows (two million rows), and
-     an error in a later row of it (a path that is not there).
+     an error in a later row of it (a path that is not there);
+  6. an output that is a symbolic link (or a link to one) is written
+     through, as cp(1) writes: the file it leads to is replaced and the link
+     stays; a link to the input is the input; a link to nothing is refused.
 Then the readers: a GGUF and a safetensors reader written from the
 formats' specifications (tests/model_files.py) read the rewritten demo files: every key with its
 value as edited, every tensor's bytes equal to the input's.
@@ -235,6 +238,61 @@ DTYPES = ["BOOL", "F4", "F6_E2M3", "F6_E3M2", "U8", "I8", "F8_E5M2", "F8_E4M3", 
           "F64", "I64", "U64"]
 
 
+def error_of(db, sql, args):
+    """The error sql raises on db, or None."""
+    try:
+        db.execute(sql, args).fetchall()
+        return None
+    except sqlite3.Error as e:
+        return e
+
+
+# ---- 6. an output that is a symbolic link: written through, as cp does ----
+def test_symlink(work):
+    folder = os.path.join(work, "links")
+    real = os.path.join(folder, "real")
+    os.makedirs(real)
+    src = DEMO + "/tiny-llama.gguf"
+    target = os.path.join(real, "target.gguf")
+    with open(target, "wb") as f:
+        f.write(b"old")
+    link = os.path.join(folder, "out.gguf")
+    os.symlink("real/target.gguf", link)
+    chain = os.path.join(folder, "chain.gguf")  # a link to the link
+    os.symlink("out.gguf", chain)
+    db = connect()
+    db.execute("SELECT gguf_rewrite(?, ?, NULL)", (link, src)).fetchall()
+    check(os.path.islink(link) and os.readlink(link) == "real/target.gguf",
+          "symlink: the link stays, pointing where it did")
+    check(open(target, "rb").read() == open(src, "rb").read(), "symlink: its target holds the new file")
+    check(sorted(os.listdir(folder)) == ["chain.gguf", "out.gguf", "real"] and os.listdir(real) == ["target.gguf"],
+          "symlink: nothing else in either folder", repr((os.listdir(folder), os.listdir(real))))
+    db.execute("SELECT safetensors_write(?, name, path) FROM tensors(?)",
+               (chain, DEMO + "/tiny-llama.safetensors")).fetchall()
+    check(os.path.islink(chain) and os.path.islink(link) and
+          read_safetensors(target)[1] == read_safetensors(DEMO + "/tiny-llama.safetensors")[1],
+          "symlink: through a link to a link, the file at the end is written")
+    # a link to the input is the input: refused unless overwrite
+    inp = os.path.join(real, "in.gguf")
+    shutil.copy(src, inp)
+    to_in = os.path.join(folder, "to-in.gguf")
+    os.symlink("real/in.gguf", to_in)
+    e = error_of(db, "SELECT gguf_rewrite(?, ?, json_object('general.name', 'x'))", (to_in, inp))
+    check(e is not None and "this is the input file" in str(e), "symlink to the input: refused", repr(e))
+    db.execute("SELECT gguf_rewrite(?, ?, json_object('general.name', 'x'), '{\"overwrite\": 1}')",
+               (to_in, inp)).fetchall()
+    check(os.path.islink(to_in) and read_gguf(inp)[1]["general.name"] == (8, "x"),
+          "symlink to the input, overwrite: the input rewritten, the link kept")
+    # a link to nothing: refused, the link left as it was
+    dangling = os.path.join(folder, "dangling.gguf")
+    os.symlink("real/nothing.gguf", dangling)
+    e = error_of(db, "SELECT gguf_rewrite(?, ?, NULL)", (dangling, src))
+    check(e is not None and "a symbolic link to nothing" in str(e) and os.path.islink(dangling) and
+          not os.path.exists(os.path.join(real, "nothing.gguf")), "dangling symlink: refused, nothing written",
+          repr(e))
+    db.close()
+
+
 def test_readers(work):
     db = connect()
     out = os.path.join(work, "read.gguf")
@@ -314,6 +372,7 @@ def main():
         test_interrupt(work)
         test_source_changed(work)
         test_aggregate(work)
+        test_symlink(work)
         test_readers(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)

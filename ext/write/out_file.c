@@ -38,20 +38,27 @@ static void wt_out_tmp_name(wt_out *o) {
   snprintf(o->tmp, sizeof(o->tmp), ".%.200s.tmp-%ld-%u", o->base, (long)getpid(), n);
 }
 
-int wt_out_open(wt_out *o, const char *path, wt_error *err) {
+/* The file a symbolic link at path leads to (malloc'd), as cp(1) writes
+** through one; NULL with err set when it leads nowhere (cp: "not writing
+** through dangling symlink") or cannot be resolved. */
+static char *wt_out_link_target(const char *path, wt_error *err) {
+  char *real = realpath(path, NULL);
+  if (real == NULL && errno == ENOENT)
+    wt_fail(err, "the output is a symbolic link to nothing: give the path of the file to write");
+  else if (real == NULL)
+    wt_fail(err, "the output is a symbolic link that cannot be followed: %s", strerror(errno));
+  return real;
+}
+
+/* The target's last component and folder (opened) for path, the file to
+** replace: 0, or -1 with err set. */
+static int wt_out_place(wt_out *o, const char *path, wt_error *err) {
   const char *slash = strrchr(path, '/');
   struct stat st;
   char *dir;
-  int i;
-  memset(o, 0, sizeof(*o));
-  o->open = 1;
-  o->fd = o->dirfd = -1;
-  if (path[0] == 0)
-    return wt_fail(err, "the output path is empty");
-  o->target = strdup(path);
   o->base = strdup(slash ? slash + 1 : path);
   dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
-  if (o->target == NULL || o->base == NULL || dir == NULL) {
+  if (o->base == NULL || dir == NULL) {
     free(dir);
     return wt_fail(err, "out of memory");
   }
@@ -67,6 +74,27 @@ int wt_out_open(wt_out *o, const char *path, wt_error *err) {
   free(dir);
   if (o->dirfd < 0)
     return wt_fail(err, "cannot open the output's folder: %s", strerror(errno));
+  return 0;
+}
+
+int wt_out_open(wt_out *o, const char *path, wt_error *err) {
+  struct stat st;
+  char *real = NULL;
+  int i, rc;
+  memset(o, 0, sizeof(*o));
+  o->open = 1;
+  o->fd = o->dirfd = -1;
+  if (path[0] == 0)
+    return wt_fail(err, "the output path is empty");
+  if ((o->target = strdup(path)) == NULL)
+    return wt_fail(err, "out of memory");
+  if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+      (real = wt_out_link_target(path, err)) == NULL)
+    return -1;
+  rc = wt_out_place(o, real != NULL ? real : path, err); /* through a link: its target */
+  free(real);
+  if (rc != 0)
+    return -1;
   o->fd = openat(o->dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, WT_OUT_MODE);
   if (o->fd >= 0)
     return 0;

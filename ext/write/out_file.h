@@ -3,6 +3,11 @@
 ** not at all.  No SQLite.
 ** Layer: write (uses bytes/, base/).
 **
+** A target that is a symbolic link is written through, as cp(1) writes:
+** the new file replaces the file the link leads to (resolved with
+** realpath(3), links to links too), and the link stays; a link that leads
+** nowhere is refused (cp: "not writing through dangling symlink").
+**
 ** The bytes go to a temporary file in the target's folder (rename(2) is
 ** atomic only within one filesystem): one with no name (open(2)'s
 ** O_TMPFILE, Linux 3.11; a crash leaves nothing behind) or, where the
@@ -51,8 +56,8 @@ typedef struct wt_out {
   int fd;               /* the temporary file; -1 when closed */
   int dirfd;            /* the target's folder */
   int named;            /* 1 when tmp names the file in the folder */
-  char *target;         /* the target path, as given */
-  char *base;           /* its last component */
+  char *target;         /* the target path, as given (for messages) */
+  char *base;           /* the last component of the file replaced (a link's target's) */
   char tmp[64 + 256];   /* the temporary name, in the folder */
   uint64_t size;        /* bytes written so far (the file's end) */
   unsigned char *chunk; /* the fallback copy's buffer (WT_OUT_CHUNK), or NULL */
