@@ -97,8 +97,8 @@ static void test_gguf_big_endian_by_hand(void) {
 /* Which ggml types change byte order element by element, and how wide:
 ** exactly F32, F16, BF16, F64, I8, I16, I32, I64; and the swap itself. */
 static void test_swap(void) {
-  static const unsigned want[GGML_TYPE_TABLE_SIZE + 2] = {[0] = 4,  [1] = 2,  [24] = 1, [25] = 2,
-                                                          [26] = 4, [27] = 8, [28] = 8, [30] = 2};
+  static const unsigned want[GGML_TYPE_TABLE_SIZE + 2] = {
+      [0] = 4, [1] = 2, [24] = 1, [25] = 2, [26] = 4, [27] = 8, [28] = 8, [30] = 2};
   unsigned char b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   int t, bad = -1;
   for (t = -1; t < GGML_TYPE_TABLE_SIZE + 2; t++)

@@ -43,8 +43,7 @@ const char *json_error_detail(const char *msg) {
 /* Report an error at the current position (kept out of the scanning
 ** functions that call it, so that those stay small). */
 static __attribute__((cold)) int jc_fail(jc_state *s, const char *what) {
-  return wt_fail(s->err, JC_PREFIX "at byte %llu: %s",
-                 (unsigned long long)(s->base + s->i), what);
+  return wt_fail(s->err, JC_PREFIX "at byte %llu: %s", (unsigned long long)(s->base + s->i), what);
 }
 
 /* Make room for one more token.  A token's first byte is its own, so

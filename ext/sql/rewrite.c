@@ -39,8 +39,8 @@ SQLITE_EXTENSION_INIT3
 
 /* Read the options argument v (a JSON object or NULL) into r. */
 static int rw_options(sqlite3 *db, sqlite3_value *v, wt_rewrite_req *r, wt_error *err) {
-  wt_write_option o[] = {{.name = "overwrite"}, {.name = "verify"},
-                         {.name = "byte_order", .is_text = 1}};
+  wt_write_option o[] = {
+      {.name = "overwrite"}, {.name = "verify"}, {.name = "byte_order", .is_text = 1}};
   if (wt_write_options(db, v, o, WT_N_OPTIONS(o), err) != 0)
     return -1;
   r->overwrite = o[0].given && o[0].i != 0;

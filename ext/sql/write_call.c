@@ -42,7 +42,7 @@ int wt_whole_number(sqlite3_value *v, sqlite3_int64 *n) {
     if (!isfinite(r) || r != floor(r))
       return -1;
     /* 2^63 and above do not convert to a 64-bit integer: the nearest that does */
-    *n = r >= 9223372036854775808.0    ? INT64_MAX
+    *n = r >= 9223372036854775808.0   ? INT64_MAX
          : r < -9223372036854775808.0 ? INT64_MIN
                                       : (sqlite3_int64)r;
     return 0;
@@ -56,9 +56,10 @@ static void wt_option_names(const wt_write_option *opts, int n, char *buf, size_
   size_t at = 0;
   int k;
   buf[0] = 0;
-  for (k = 0; k < n && at < size; k++)
-    at += (size_t)snprintf(buf + at, size - at, "%s%s", k == 0 ? "" : k == n - 1 ? " and " : ", ",
-                           opts[k].name);
+  for (k = 0; k < n && at < size; k++) {
+    const char *sep = k == 0 ? "" : k == n - 1 ? " and " : ", ";
+    at += (size_t)snprintf(buf + at, size - at, "%s%s", sep, opts[k].name);
+  }
 }
 
 /* Set option o from the JSON value of json_each()'s type jt. */

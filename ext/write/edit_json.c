@@ -190,8 +190,7 @@ int rw_edits_parse(const char *text, size_t n, rw_edits *out, wt_error *err) {
     goto done;
   }
   if (d.tok[0].type != JSON_OBJECT) {
-    static const char *const names[] = {"null", "a boolean", "a number",
-                                        "text", "array",     "object"};
+    static const char *const names[] = {"null", "a boolean", "a number", "text", "array", "object"};
     wt_fail(err, "the edits must be a JSON object of keys, not %s", names[d.tok[0].type]);
     goto done;
   }

@@ -118,10 +118,8 @@ int wt_gguf_split(const wt_rewrite_req *r, wt_rewrite_res *res, wt_error *err) {
       goto done;
     }
     for (m = 0; m < j.n_parts; m++)
-      if (wt_out_is_file(path, &j.parts[m]->file)) {
-        wt_fail(err, "%s is an input file: refusing to replace it", path);
+      if (wt_out_not_input(path, &j.parts[m]->file, NULL, err) != 0)
         goto done;
-      }
     if (gs_keys(&j, k, n, j.n_ts, &keys[k], err) != 0 ||
         rw_gguf(&j, j.ts + first[k], first[k + 1] - first[k], 0, path, &keys[k], &out[k], err) != 0)
       goto done;

@@ -382,6 +382,13 @@ void wt_out_abort(wt_out *o) {
   o->named = o->open = 0;
 }
 
+int wt_out_not_input(const char *path, const wt_file *f, const char *hint, wt_error *err) {
+  if (!wt_out_is_file(path, f))
+    return 0;
+  return wt_fail(err, "%s is an input file: refusing to replace it%s%s%s", path, hint ? " (" : "",
+                 hint ? hint : "", hint ? " allows it)" : "");
+}
+
 int wt_out_is_file(const char *path, const wt_file *f) {
   struct stat st;
   if (f->remote || stat(path, &st) != 0)

@@ -134,4 +134,10 @@ void wt_out_abort(wt_out *o);
 ** not or does not exist. */
 int wt_out_is_file(const char *path, const wt_file *f);
 
+/* The one refusal of every writer whose output would replace one of its
+** inputs: 0 when path does not name f; else -1 with err "PATH is an input
+** file: refusing to replace it", and what allows it when the call can
+** (hint, e.g. the option; NULL: nothing can). */
+int wt_out_not_input(const char *path, const wt_file *f, const char *hint, wt_error *err);
+
 #endif

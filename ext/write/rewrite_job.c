@@ -285,12 +285,9 @@ int wt_rewrite(const wt_rewrite_req *r, wt_rewrite_res *res, wt_error *err) {
     wt_fail(err, "safetensors is little-endian: no other byte order can be written");
     goto done;
   }
-  for (k = 0; k < j.n_parts; k++)
-    if (!r->overwrite && wt_out_is_file(r->out, &j.parts[k]->file)) {
-      wt_fail(err, "this is the input file: refusing to replace it (options '{\"overwrite\": 1}' "
-                   "allow it)");
+  for (k = 0; k < j.n_parts && !r->overwrite; k++)
+    if (wt_out_not_input(r->out, &j.parts[k]->file, "options '{\"overwrite\": 1}'", err) != 0)
       goto done;
-    }
   if (rw_from_model(&l, &j.src->model, j.src->header, err) != 0 ||
       (j.n_parts > 1 && rw_unsplit(&l, err) != 0) ||
       rw_apply(&l, r->format, r->edits, r->n_edits, err) != 0)

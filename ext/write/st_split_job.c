@@ -201,7 +201,8 @@ int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t
   }
   for (k = 0; k < n; k++)
     po[k] = &job[k].out;
-  po[n] = &iout; /* the index last */
+  /* the index last */
+  po[n] = &iout;
   if (wt_out_commit_all(po, (size_t)n + (n > 1), err) != 0) /* polls the interrupt first */
     goto done;
   *n_files = n + (n > 1);

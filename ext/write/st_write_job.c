@@ -77,9 +77,8 @@ static wt_source *swr_source(swr_job *j, const swr_row *r, const char *out, wt_e
     wt_fail(err, "file changed while in use: %s is not the file its rows read", r->path);
     return NULL;
   }
-  if (out != NULL && wt_out_is_file(out, &src->file)) {
+  if (out != NULL && wt_out_not_input(out, &src->file, NULL, err) != 0) {
     wt_source_release(src);
-    wt_fail(err, "this is the input file %s: refusing to replace it", r->path);
     return NULL;
   }
   p = realloc(j->open, (j->n_open + 1) * sizeof(*p));

@@ -78,8 +78,9 @@ typedef struct wt_job_tensor {
   int from;            /* WT_FROM_* */
   const wt_file *file; /* WT_FROM_FILE: bytes [file_off, file_off + nbytes) of file */
   uint64_t file_off;
-  unsigned swap; /* WT_FROM_FILE: 2, 4 or 8 to reverse each element of that many bytes
-                 ** (the other byte order, byte_swap.h); 0: as they are */
+  /* WT_FROM_FILE: 2, 4 or 8 to reverse each element of that many bytes
+  ** (the other byte order, byte_swap.h); 0: the bytes as they are */
+  unsigned swap;
   const unsigned char *mem; /* WT_FROM_MEMORY: nbytes bytes */
   wt_encode_fn encode;      /* WT_FROM_ENCODER: called with encode_ctx and the index */
   void *encode_ctx;
