@@ -76,14 +76,14 @@ static void sts_json_string(wt_buf *b, const char *s) {
 }
 
 static int sts_name_cmp(const void *a, const void *b) {
-  return strcmp((*(const swr_row *const *)a)->name, (*(const swr_row *const *)b)->name);
+  return strcmp((*(const stw_row *const *)a)->name, (*(const stw_row *const *)b)->name);
 }
 
 /* The index of rows[0..n) (shard[i]: row i's, from 1) with shard file
 ** names base[k]. */
-static int sts_index(const swr_row *rows, size_t n, const int *shard, char **base, wt_buf *b) {
+static int sts_index(const stw_row *rows, size_t n, const int *shard, char **base, wt_buf *b) {
   uint64_t total = 0;
-  const swr_row **order = malloc((n + 1) * sizeof(*order));
+  const stw_row **order = malloc((n + 1) * sizeof(*order));
   size_t i;
   if (order == NULL)
     return -1;
@@ -110,7 +110,7 @@ static int sts_index(const swr_row *rows, size_t n, const int *shard, char **bas
 
 /* Give each row its shard (from 1) in shard[]; first[k]: shard k's first
 ** row.  Returns the number of shards. */
-static int sts_assign(const swr_row *rows, size_t n, uint64_t max, int *shard, size_t *first) {
+static int sts_assign(const stw_row *rows, size_t n, uint64_t max, int *shard, size_t *first) {
   uint64_t used = 0;
   size_t i;
   int k = 0;
@@ -126,19 +126,19 @@ static int sts_assign(const swr_row *rows, size_t n, uint64_t max, int *shard, s
   return k;
 }
 
-int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t max,
-                const swr_cancel *cancel, int *n_files, wt_error *err) {
-  swr_job *job = NULL;
+int wt_st_split(const char *folder, const stw_row *rows, size_t n_rows, uint64_t max,
+                const stw_cancel *cancel, int *n_files, wt_error *err) {
+  stw_job *job = NULL;
   char **base = NULL, path[STS_PATH_MAX];
   int *shard = calloc(n_rows + 1, sizeof(*shard));
   size_t *first = calloc(n_rows + 2, sizeof(*first));
   wt_buf index = {0};
   wt_out iout, **po = NULL;
-  swr_job all; /* every source, for the metadata they agree on */
-  swr_meta meta = {0};
+  stw_job all; /* every source, for the metadata they agree on */
+  stw_meta meta = {0};
   int n = 0, k, created = 0, rc = -1;
   memset(&iout, 0, sizeof(iout));
-  swr_job_init(&all, cancel);
+  stw_job_init(&all, cancel);
   if (shard == NULL || first == NULL) {
     wt_fail(err, "out of memory");
     goto done;
@@ -158,7 +158,7 @@ int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t
     wt_fail(err, "no tensors: nothing to write");
     goto done;
   }
-  if (swr_agreed_meta(&all, rows, n_rows, NULL, &meta, err) != 0)
+  if (stw_agreed_meta(&all, rows, n_rows, NULL, &meta, err) != 0)
     goto done;
   job = calloc((size_t)n, sizeof(*job));
   base = calloc((size_t)n, sizeof(*base));
@@ -167,7 +167,7 @@ int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t
     goto done;
   }
   for (k = 0; k < n; k++)
-    swr_job_init(&job[k], cancel);
+    stw_job_init(&job[k], cancel);
   for (k = 0; k < n; k++) {
     char name[64];
     if (n == 1)
@@ -182,7 +182,7 @@ int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t
       wt_fail(err, "the folder path is too long");
       goto done;
     }
-    if (swr_prepare(&job[k], path, rows + first[k], first[k + 1] - first[k], &meta, err) != 0)
+    if (stw_prepare(&job[k], path, rows + first[k], first[k + 1] - first[k], &meta, err) != 0)
       goto done;
   }
   if (n > 1) {
@@ -212,7 +212,7 @@ done:
   wt_out_abort(&iout);
   for (k = 0; k < n; k++) {
     if (job)
-      swr_job_free(&job[k]);
+      stw_job_free(&job[k]);
     if (base)
       free(base[k]);
   }
@@ -223,7 +223,7 @@ done:
   free(first);
   free(index.p);
   free(meta.v);
-  swr_job_free(&all);
+  stw_job_free(&all);
   if (created)
     rmdir(folder);
   return rc;

@@ -19,9 +19,9 @@
 #include "write_job.h"
 
 /* The first room for rows. */
-#define SWR_FIRST_CAP 64
+#define STW_FIRST_CAP 64
 
-void swr_rows_free(swr_rows *l) {
+void stw_rows_free(stw_rows *l) {
   size_t i;
   for (i = 0; i < l->n; i++) {
     free(l->v[i].name);
@@ -33,11 +33,11 @@ void swr_rows_free(swr_rows *l) {
   memset(l, 0, sizeof(*l));
 }
 
-swr_row *swr_rows_push(swr_rows *l, const char *name, size_t n) {
-  swr_row *r;
+stw_row *stw_rows_push(stw_rows *l, const char *name, size_t n) {
+  stw_row *r;
   if (l->n == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : SWR_FIRST_CAP;
-    swr_row *p = realloc(l->v, cap * sizeof(*p));
+    size_t cap = l->cap ? l->cap * 2 : STW_FIRST_CAP;
+    stw_row *p = realloc(l->v, cap * sizeof(*p));
     if (p == NULL)
       return NULL;
     l->v = p;
@@ -55,16 +55,16 @@ swr_row *swr_rows_push(swr_rows *l, const char *name, size_t n) {
   return r;
 }
 
-void swr_job_init(swr_job *j, const swr_cancel *cancel) {
+void stw_job_init(stw_job *j, const stw_cancel *cancel) {
   memset(j, 0, sizeof(*j)); /* j->out closed */
   j->cancel = cancel;
 }
 
 /* The source of row r's file, opened once and checked to be the file its
 ** row read (device, inode, size, modification time). */
-static wt_source *swr_source(swr_job *j, const swr_row *r, const char *out, wt_error *err) {
+static wt_source *stw_source(stw_job *j, const stw_row *r, const char *out, wt_error *err) {
   wt_source *src;
-  swr_open *p;
+  stw_open *p;
   size_t i;
   for (i = 0; i < j->n_open; i++)
     if (strcmp(j->open[i].path, r->path) == 0)
@@ -88,13 +88,13 @@ static wt_source *swr_source(swr_job *j, const swr_row *r, const char *out, wt_e
     return NULL;
   }
   j->open = p;
-  j->open[j->n_open++] = (swr_open){r->path, src};
+  j->open[j->n_open++] = (stw_open){r->path, src};
   return src;
 }
 
 /* Where row r's bytes are: tensor t of the job, from memory or a source
 ** opened once (out: the output, which no source may be). */
-static int swr_bytes(swr_job *j, const swr_row *r, const char *out, wt_job_tensor *t,
+static int stw_bytes(stw_job *j, const stw_row *r, const char *out, wt_job_tensor *t,
                      wt_error *err) {
   const wt_tensor *st;
   wt_source *src;
@@ -103,7 +103,7 @@ static int swr_bytes(swr_job *j, const swr_row *r, const char *out, wt_job_tenso
     t->mem = r->blob;
     return 0;
   }
-  if ((src = swr_source(j, r, out, err)) == NULL)
+  if ((src = stw_source(j, r, out, err)) == NULL)
     return -1;
   st = wt_source_find_tensor(src, r->name, r->name_len);
   if (st == NULL || st->nbytes != r->nbytes)
@@ -124,19 +124,19 @@ static int swr_bytes(swr_job *j, const swr_row *r, const char *out, wt_job_tenso
 }
 
 /* 1 when source s has metadata entry key with the value v. */
-static int swr_has(const wt_source *s, const wt_meta *kv) {
+static int stw_has(const wt_source *s, const wt_meta *kv) {
   const wt_meta *z = wt_source_find_meta(s, kv->key.p, kv->key.n);
   return z != NULL && z->value.n == kv->value.n &&
          (kv->value.n == 0 || memcmp(z->value.p, kv->value.p, kv->value.n) == 0);
 }
 
-int swr_agreed_meta(swr_job *j, const swr_row *rows, size_t n, const char *out, swr_meta *m,
+int stw_agreed_meta(stw_job *j, const stw_row *rows, size_t n, const char *out, stw_meta *m,
                     wt_error *err) {
   const wt_source *first = NULL;
   size_t i, k;
   memset(m, 0, sizeof(*m));
   for (i = 0; i < n; i++)
-    if (rows[i].blob == NULL && swr_source(j, &rows[i], out, err) == NULL)
+    if (rows[i].blob == NULL && stw_source(j, &rows[i], out, err) == NULL)
       return -1;
   for (k = 0; k < j->n_open && first == NULL; k++)
     if (j->open[k].src->model.format == WT_FORMAT_SAFETENSORS)
@@ -148,7 +148,7 @@ int swr_agreed_meta(swr_job *j, const swr_row *rows, size_t n, const char *out, 
   for (i = 0; i < first->model.n_meta; i++) { /* in the first file's order */
     const wt_meta *kv = &first->model.meta[i];
     for (k = 0; k < j->n_open; k++)
-      if (j->open[k].src->model.format == WT_FORMAT_SAFETENSORS && !swr_has(j->open[k].src, kv))
+      if (j->open[k].src->model.format == WT_FORMAT_SAFETENSORS && !stw_has(j->open[k].src, kv))
         break;
     if (k == j->n_open)
       m->v[m->n++] = (sw_meta){kv->key, kv->value};
@@ -156,7 +156,7 @@ int swr_agreed_meta(swr_job *j, const swr_row *rows, size_t n, const char *out, 
   return 0;
 }
 
-int swr_prepare(swr_job *j, const char *path, const swr_row *rows, size_t n, const swr_meta *m,
+int stw_prepare(stw_job *j, const char *path, const stw_row *rows, size_t n, const stw_meta *m,
                 wt_error *err) {
   sw_tensor *t = calloc(n + 1, sizeof(*t));
   wt_job_tensor *jt = calloc(n + 1, sizeof(*jt));
@@ -180,14 +180,14 @@ int swr_prepare(swr_job *j, const char *path, const swr_row *rows, size_t n, con
   for (i = 0; i < m->n; i++)
     keys[i] = (wt_job_key){m->v[i].key, 0, (const unsigned char *)m->v[i].value.p, m->v[i].value.n};
   for (i = 0; i < n; i++) { /* in data order */
-    const swr_row *r = &rows[t[i].tag];
+    const stw_row *r = &rows[t[i].tag];
     jt[i].name = (wt_str){r->name, r->name_len};
     jt[i].type_id = r->dtype;
     jt[i].ndim = r->ndim;
     jt[i].dims = r->dims;
     jt[i].nbytes = r->nbytes;
     jt[i].data_start = t[i].data_start;
-    if (swr_bytes(j, r, path, &jt[i], err) != 0)
+    if (stw_bytes(j, r, path, &jt[i], err) != 0)
       goto done;
   }
   if ((files = calloc(j->n_open + 1, sizeof(*files))) == NULL) {
@@ -221,7 +221,7 @@ done:
   return rc;
 }
 
-void swr_job_free(swr_job *j) {
+void stw_job_free(stw_job *j) {
   size_t i;
   wt_out_abort(&j->out);
   for (i = 0; i < j->n_open; i++)
@@ -231,23 +231,23 @@ void swr_job_free(swr_job *j) {
   j->n_open = 0;
 }
 
-int wt_st_write(const char *out, const swr_row *rows, size_t n, const swr_cancel *cancel,
+int wt_st_write(const char *out, const stw_row *rows, size_t n, const stw_cancel *cancel,
                 uint64_t *size, wt_error *err) {
-  swr_meta m = {0};
-  swr_job j;
+  stw_meta m = {0};
+  stw_job j;
   int rc = -1;
-  swr_job_init(&j, cancel);
+  stw_job_init(&j, cancel);
   if (wt_file_is_remote(out, strlen(out))) {
     wt_fail(err, "the output must be a local path");
     goto done;
   }
-  if (swr_agreed_meta(&j, rows, n, out, &m, err) != 0 ||
-      swr_prepare(&j, out, rows, n, &m, err) != 0 || wt_out_commit(&j.out, err) != 0)
+  if (stw_agreed_meta(&j, rows, n, out, &m, err) != 0 ||
+      stw_prepare(&j, out, rows, n, &m, err) != 0 || wt_out_commit(&j.out, err) != 0)
     goto done;
   *size = j.out.size;
   rc = 0;
 done:
   free(m.v);
-  swr_job_free(&j);
+  stw_job_free(&j);
   return rc;
 }
