@@ -84,6 +84,12 @@ int rw_from_model(rw_list *l, const wt_model *m, const unsigned char *data, wt_e
 ** WT_FORMAT_SAFETENSORS): 0, or -1 with err set, naming the key. */
 int rw_apply(rw_list *l, int format, const rw_edit *e, size_t n, wt_error *err);
 
+/* Set key (NUL-terminated) to the integer v as a scalar of GGUF type
+** type, replacing the entry where l has it, else after the others: 0, or
+** -1 with err set (v does not fit the type, out of memory).  What
+** gguf_split gives its split.* keys. */
+int rw_set_number(rw_list *l, const char *key, uint32_t type, int64_t v, wt_error *err);
+
 /* Entry i's key and value. */
 wt_str rw_key(const rw_list *l, size_t i);
 const unsigned char *rw_val(const rw_list *l, size_t i);

@@ -52,31 +52,18 @@ static int gs_assign(const rw_job *j, uint64_t max_tensors, uint64_t max_bytes, 
 }
 
 /* The keys of part k of n (of n_ts tensors in all): the first part's are
-** the input's; each gets the split keys. */
+** the input's; each gets the split keys, numbers of their types. */
 static int gs_keys(const rw_job *j, int k, int n, size_t n_ts, rw_list *l, wt_error *err) {
   static const char *const names[GS_N_KEYS] = {"split.no", "split.count", "split.tensors.count"};
-  static const char *const types[GS_N_KEYS] = {"UINT16", "UINT16", "INT32"};
+  static const uint32_t types[GS_N_KEYS] = {GGUF_TYPE_UINT16, GGUF_TYPE_UINT16, GGUF_TYPE_INT32};
   const int64_t vals[GS_N_KEYS] = {k, n, (int64_t)n_ts};
-  char digits[GS_N_KEYS][24];
-  rw_value v[GS_N_KEYS];
-  rw_edit e[GS_N_KEYS];
   int i;
   if (k == 0 && rw_from_model(l, &j->src->model, j->src->header, err) != 0)
     return -1;
-  for (i = 0; i < GS_N_KEYS; i++) {
-    memset(&v[i], 0, sizeof(v[i]));
-    v[i].kind = RW_JSON_INTEGER;
-    v[i].n = (size_t)snprintf(digits[i], sizeof(digits[i]), "%lld", (long long)vals[i]);
-    v[i].text = digits[i];
-    v[i].i = vals[i];
-    v[i].r = (double)vals[i];
-    memset(&e[i], 0, sizeof(e[i]));
-    e[i].key = names[i];
-    e[i].value.kind = RW_JSON_OBJECT;
-    e[i].value.type_name = types[i];
-    e[i].value.value = &v[i];
-  }
-  return rw_apply(l, WT_FORMAT_GGUF, e, GS_N_KEYS, err);
+  for (i = 0; i < GS_N_KEYS; i++)
+    if (rw_set_number(l, names[i], types[i], vals[i], err) != 0)
+      return -1;
+  return 0;
 }
 
 int wt_gguf_split(const wt_rewrite_req *r, wt_rewrite_res *res, wt_error *err) {
