@@ -289,6 +289,46 @@ def check_comments():
     return len(files), failures
 
 
+# ---- The GGUF parser's labels: a grep for one a test names finds its check ----
+
+def gguf_labels():
+    """The labels formats/gguf_parser.c's top comment promises ("H1-H4", "D1", ...),
+    expanded, with the line range of that comment."""
+    path = os.path.join(EXT, "formats", "gguf_parser.c")
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    end = next(i for i, l in enumerate(lines) if l.startswith("*/"))
+    labels = []
+    for line in lines[:end]:
+        m = re.match(r"\*\*\s+([A-Z])(\d)(?:-[A-Z](\d))?\s{2,}", line)
+        if m:
+            last = int(m.group(3) or m.group(2))
+            labels += ["%s%d" % (m.group(1), k) for k in range(int(m.group(2)), last + 1)]
+    return labels, end
+
+
+def check_labels():
+    """Each label of the parser's checklist appears in a comment of formats/gguf_*.c
+    other than the checklist itself, where its check is made."""
+    labels, end = gguf_labels()
+    failures = []
+    if not labels:
+        return 0, ["formats/gguf_parser.c: its top comment lists no labels (H1-H4, ...)"]
+    text = []
+    for name in sorted(os.listdir(os.path.join(EXT, "formats"))):
+        if re.fullmatch(r"gguf_\w+\.[ch]", name):
+            with open(os.path.join(EXT, "formats", name), encoding="utf-8") as f:
+                lines = f.read().split("\n")
+            if name == "gguf_parser.c":
+                lines = lines[end + 1:]
+            text += [l for l in lines if "/*" in l or l.lstrip().startswith("**")]
+    for label in labels:
+        if not any(re.search(r"\b%s\b" % label, l) for l in text):
+            failures.append("formats/gguf_parser.c promises label %s at its check, and no comment of "
+                            "formats/gguf_*.c names it" % label)
+    return len(labels), failures
+
+
 def run_checks(objdir):
     """Every check: [(name, count, failures)] and the SQL share."""
     n_inc, f_inc = check_includes()
@@ -297,8 +337,10 @@ def run_checks(objdir):
     n_len, f_len = check_lengths()
     share, f_share = check_sql_share()
     n_com, f_com = check_comments()
+    n_lab, f_lab = check_labels()
     return [("includes", n_inc, f_inc), ("calls", n_call, f_call), ("map", n_map, f_map),
-            ("lengths", n_len, f_len), ("sql share", 1, f_share), ("comments", n_com, f_com)], share
+            ("lengths", n_len, f_len), ("sql share", 1, f_share), ("comments", n_com, f_com),
+            ("labels", n_lab, f_lab)], share
 
 
 # ---- The self-test: each check fails on a violation planted in a copy ----
@@ -376,11 +418,21 @@ def plant_reflow(ext, objdir):
         f.write(text.replace("ReflowComments: false", "ReflowComments: true"))
 
 
+def plant_unlabelled(ext, objdir):
+    """The K2 check without its label."""
+    path = os.path.join(ext, "formats", "gguf_kv.c")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(re.sub(r"\bK2\b", "(unlabelled)", text))
+
+
 def self_test(objdir):
     global EXT
     plants = [("includes", plant_include), ("calls", plant_circle), ("map", plant_unmapped),
               ("lengths", plant_long), ("sql share", plant_sql_share),
-              ("comments", plant_broken_comment), ("comments", plant_reflow)]
+              ("comments", plant_broken_comment), ("comments", plant_reflow),
+              ("labels", plant_unlabelled)]
     passed = failed = 0
     real = EXT
     clean, _ = run_checks(objdir)
@@ -425,9 +477,10 @@ def main():
         print("layers: " + f, file=sys.stderr)
     counts = {n: c for n, c, _ in results}
     print("layers: %d includes, %d calls between files, %d files in ext/README.md's map, %d "
-          "files' lengths and %d files' comments checked; sql/ holds %.1f%% of ext/'s lines (at "
-          "most %.0f%%)" % (counts["includes"], counts["calls"], counts["map"], counts["lengths"],
-                            counts["comments"], 100 * share, 100 * MAX_SQL_SHARE))
+          "files' lengths, %d files' comments and %d labels of the GGUF parser checked; sql/ holds "
+          "%.1f%% of ext/'s lines (at most %.0f%%)" % (
+              counts["includes"], counts["calls"], counts["map"], counts["lengths"],
+              counts["comments"], counts["labels"], 100 * share, 100 * MAX_SQL_SHARE))
     n_failed = sum(1 for _, _, f in results if f)
     print("layers: %d passed, %d failed" % (len(results) - n_failed, n_failed))
     sys.exit(1 if failures else 0)
