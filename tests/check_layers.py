@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """check_layers.py [OBJDIR] | --self-test: the layers of ext/ as ext/README.md
-draws them.
+draws them, and the promises of the tree that a machine can keep.
 
-Five checks, each able to fail:
+Seven checks, each able to fail:
 1. Includes: every `#include "folder/..."` of a file in ext/FOLDER is of a
    folder that FOLDER may use (the table below, the same as ext/README.md's
    "may call" column), and nothing outside ext/sql and ext/weights.c
@@ -12,8 +12,9 @@ Five checks, each able to fail:
    files call each other, directly or round a longer circle, inside a
    folder as between folders, and no call goes from a lower layer to a
    higher one.
-3. The map: ext/README.md's table has a row for every folder of ext/ (and
-   no other), each row names every file of its folder (as `stem`,
+3. The map: ext/README.md's diagram draws every folder of ext/ (as
+   "folder/") and weights.c; its table has a row for every folder of ext/
+   (and no other), each row names every file of its folder (as `stem`,
    `stem.c` or `stem.h`), and every `file.c` or `file.h` a row names
    without a folder is in that folder (ext/weights.c, the entry point, in
    the sql/ row).
@@ -21,12 +22,22 @@ Five checks, each able to fail:
    data tables of LONG_TABLES aside).
 5. The SQL layer's share: ext/sql/ and ext/weights.c hold at most
    MAX_SQL_SHARE of the lines of ext/ (ext/README.md says why).
+6. Comments: no line of a .c or .h file of ext/ or tests/ is a "**" line
+   that lost its "**" (a line starting with a bare "*" and text, as
+   clang-format's reflow broke them), and .clang-format says
+   ReflowComments: false (and, where clang-format is installed, a long
+   "**" block goes through it unchanged).
+7. Labels: each label of formats/gguf_parser.c's checklist (H1-H4, K1-K8,
+   ...) appears in a comment of formats/gguf_*.c outside that checklist,
+   at the check it names.
 Prints "layers: N passed, M failed" and exits 1 on any failure.
 
 --self-test copies ext/ into a temporary folder, plants a violation of
 each check in its own copy (an include of SQLite below sql/, two files of
-plan/ that call each other, a file the map does not name, a file of 701
-lines, sql/ files that take its share past the bound), builds what the call
+plan/ that call each other, a file the map does not name, a folder the
+diagram does not draw, a file of 701 lines, sql/ files that take its share
+past the bound, a broken "**" line, a .clang-format that reflows, a label
+taken off its check), builds what the call
 check needs, and expects each check, and only that one, to fail; it prints
 "layers self-test: N passed, M failed".
 """
@@ -106,6 +117,13 @@ def check_map():
             if m:
                 rows[m.group(1)] = m.group(2)
     folders = sorted(d for d in os.listdir(EXT) if os.path.isdir(os.path.join(EXT, d)))
+    with open(os.path.join(EXT, "README.md"), encoding="utf-8") as f:
+        drawing = f.read().split("```")
+    drawing = drawing[1] if len(drawing) > 2 else ""
+    for name in [d + "/" for d in folders] + ["weights.c"]:
+        checked += 1
+        if not re.search(r"(?<![\w/])%s" % re.escape(name), drawing):
+            failures.append("ext/README.md: the diagram does not draw %s" % name)
     for d in sorted(set(folders) ^ set(rows)):
         failures.append("ext/README.md: %s" % ("no row for folder %s/" % d if d in folders else "a row for %s/, which is not a folder" % d))
     for folder in sorted(set(folders) & set(rows)):
@@ -378,6 +396,15 @@ def plant_unmapped(ext, objdir):
         f.write("/* a file the map does not name */\n")
 
 
+def plant_undrawn(ext, objdir):
+    """A folder the diagram does not draw (its table row stays)."""
+    readme = os.path.join(ext, "README.md")
+    with open(readme, encoding="utf-8") as f:
+        head, drawing, tail = f.read().split("```", 2)
+    with open(readme, "w", encoding="utf-8") as f:
+        f.write(head + "```" + drawing.replace("convert/", "convert ") + "```" + tail)
+
+
 def plant_long(ext, objdir):
     """A 701-line file of decode/, named in the map."""
     with open(os.path.join(ext, "decode", "decode_stats.c"), "a", encoding="utf-8") as f:
@@ -430,6 +457,7 @@ def plant_unlabelled(ext, objdir):
 def self_test(objdir):
     global EXT
     plants = [("includes", plant_include), ("calls", plant_circle), ("map", plant_unmapped),
+              ("map", plant_undrawn),
               ("lengths", plant_long), ("sql share", plant_sql_share),
               ("comments", plant_broken_comment), ("comments", plant_reflow),
               ("labels", plant_unlabelled)]
