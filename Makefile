@@ -170,8 +170,8 @@ $(BUILD)/header_map_test: tests/header_map_test.c tests/ext_conn.h | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
 # A file rewritten in place by one write(2) while statements open and read
-# it: never a mix of the two versions (tests/rewrite_race_test.c).
-$(BUILD)/rewrite_race_test: tests/rewrite_race_test.c tests/ext_conn.h | $(BUILD)
+# it: never a mix of the two versions (tests/read_while_written_test.c).
+$(BUILD)/read_while_written_test: tests/read_while_written_test.c tests/ext_conn.h | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
 # sqlite3_interrupt() made at the writers' read-back, by the test's own
@@ -291,7 +291,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/model_card_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/header_map_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/write_job_test $(BUILD)/write_interrupt_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/model_card_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/header_map_test $(BUILD)/read_while_written_test $(BUILD)/write_test $(BUILD)/write_job_test $(BUILD)/write_interrupt_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/exports_test.sh $(MODULE)
@@ -330,10 +330,10 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	  { cat $(BUILD)/header_map_asan.log; exit 1; }
 	tail -1 $(BUILD)/header_map_asan.log
 	rm -rf $(BUILD)/hmap
-	rm -rf $(BUILD)/race && $(BUILD)/rewrite_race_test $(MODULE) $(BUILD)/race
+	rm -rf $(BUILD)/rww && $(BUILD)/read_while_written_test $(MODULE) $(BUILD)/rww
 	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
-	  $(BUILD)/rewrite_race_test $(BUILD)/asan/weights.so $(BUILD)/race
-	rm -rf $(BUILD)/race
+	  $(BUILD)/read_while_written_test $(BUILD)/asan/weights.so $(BUILD)/rww
+	rm -rf $(BUILD)/rww
 	@echo "== make demo's queries, then every recipe on what it leaves (sql/ must run after make demo)"
 	$(MAKE) --no-print-directory demo-run > $(BUILD)/demo-run.log 2>&1 || { cat $(BUILD)/demo-run.log; exit 1; }
 	sh tests/logged.sh $(LOGS)/sql.log sh tests/run_sql_examples.sh $(MODULE)
@@ -440,7 +440,7 @@ bench-run: $(MODULE) $(BUILD)/bench
 # with pread and once through the guarded mapping (WT_MMAP=0, 1); then
 # tests/mmap_test.c (files truncated under mapped reads),
 # tests/header_map_test.c (a GGUF header cut under its parse in a mapping)
-# and tests/rewrite_race_test.c (a rewrite in place by one write(2)) in the
+# and tests/read_while_written_test.c (a rewrite in place by one write(2)) in the
 # same build.
 TSAN_CC    ?= clang
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
@@ -467,13 +467,13 @@ $(BUILD)/tsan/header_map_test: tests/header_map_test.c tests/ext_conn.h Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
-$(BUILD)/tsan/rewrite_race_test: tests/rewrite_race_test.c tests/ext_conn.h Makefile
+$(BUILD)/tsan/read_while_written_test: tests/read_while_written_test.c tests/ext_conn.h Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
 .PHONY: tsan
 tsan: fuzz-deps
-	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/tsan/header_map_test $(BUILD)/tsan/rewrite_race_test $(BUILD)/demo/.stamp
+	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/tsan/header_map_test $(BUILD)/tsan/read_while_written_test $(BUILD)/demo/.stamp
 	rm -rf $(BUILD)/tsan/work $(BUILD)/tsan/mmap
 	for mmap in 0 1; do \
 	  rm -rf $(BUILD)/tsan/work && \
@@ -485,8 +485,8 @@ tsan: fuzz-deps
 	rm -rf $(BUILD)/tsan/hmap && mkdir -p $(BUILD)/tsan/hmap && \
 	  TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
 	  $(BUILD)/tsan/header_map_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/hmap
-	rm -rf $(BUILD)/tsan/race && TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
-	  $(BUILD)/tsan/rewrite_race_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/race
+	rm -rf $(BUILD)/tsan/rww && TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
+	  $(BUILD)/tsan/read_while_written_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/rww
 
 # Fuzzing.  FUZZ_SECONDS per target; seeds come from the
 # fixtures (when ../shared is there) and the generated test files.
