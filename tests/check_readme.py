@@ -4,7 +4,7 @@ and compare their output, so that the documentation cannot drift from the code.
 
 Run from the repository root after `make build/weights.so build/demo/.stamp`:
 
-    /usr/bin/python3 tests/check_readme.py README.md docs/*.md tests/fuzz/README.md
+    /usr/bin/python3 tests/check_readme.py README.md docs/*.md tests/README.md tests/fuzz/README.md
 
 Without arguments it checks those files.  Every command runs from the
 repository root, whichever file holds it.
@@ -66,7 +66,7 @@ import sqlite3
 import subprocess
 import sys
 
-DOCS = sys.argv[1:] or ["README.md"] + sorted(glob.glob("docs/*.md")) + ["tests/fuzz/README.md"]
+DOCS = sys.argv[1:] or ["README.md"] + sorted(glob.glob("docs/*.md")) + ["tests/README.md", "tests/fuzz/README.md"]
 README = DOCS[0]  # the file being checked
 ROOT = os.getcwd()
 INSTALLED = "/usr/local/lib/sqlite-weights/weights"
