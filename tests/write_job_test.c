@@ -10,7 +10,8 @@
 ** here, one made by an encoder in pieces (as a converter's would be).  The
 ** file must hold, byte for byte, the header the job was given, then each
 ** tensor's bytes at its place, zeros between: the expected bytes are laid
-** out by hand here, not by the job.  Then jobs that must fail, each
+** out by hand here, not by the job; again with the file's tensor in the
+** other byte order (each 4 bytes reversed).  Then jobs that must fail, each
 ** leaving the target with its old bytes and no temporary file in DIR: an
 ** encoder that gives too few bytes, one that gives too many, a header that
 ** says another type or another key value than the job (the read-back
@@ -43,6 +44,9 @@ static const float mem_vals[5] = {1.5f, -2.0f, 3.25f, 0.0f, 1e-3f};
 static const float file_vals[3] = {7.0f, 8.0f, 9.0f};
 static float enc_vals[7];
 static const uint64_t dims[N_T][1] = {{5}, {3}, {7}};
+
+/* The swap of the tensor from the file: 0, or 4 (each F32 reversed). */
+static unsigned swap_file;
 
 /* How the encoder misbehaves: 0 not, 1 one byte short, 2 one byte more. */
 static int enc_fault;
@@ -139,7 +143,8 @@ static int run(const wt_buf *hdr, const uint64_t start[N_T], uint64_t data, cons
                          .data_start = start[1],
                          .from = WT_FROM_FILE,
                          .file = src,
-                         .file_off = 16};
+                         .file_off = 16,
+                         .swap = swap_file};
   t[2] = (wt_job_tensor){.name = {"encoded", 7},
                          .ndim = 1,
                          .dims = dims[2],
@@ -225,6 +230,19 @@ int main(int argc, char **argv) {
   CHECK(n == (long)(hdr.n + 96) && memcmp(got, want, (size_t)n) == 0,
         "the file's bytes are not the header and the tensors at their places");
   CHECK(strays() == 0, "a temporary file is left after the commit");
+
+  /* 1b. the file's tensor in the other byte order: each 4 bytes reversed,
+  ** by hand here; the read-back compares them swapped back */
+  swap_file = 4;
+  rc = run(&hdr, start, data, &src, &out, &err);
+  CHECK(rc == 0, "the swapped job failed: %s", err.msg);
+  CHECK(rc != 0 || wt_out_commit(&out, &err) == 0, "commit: %s", err.msg);
+  n = slurp(target, got);
+  for (i = 0; i < (int)sizeof(file_vals); i++)
+    want[hdr.n + start[1] + (size_t)i] = ((const unsigned char *)file_vals)[i / 4 * 4 + 3 - i % 4];
+  CHECK(n == (long)(hdr.n + 96) && memcmp(got, want, (size_t)n) == 0,
+        "the swapped tensor's bytes are not the source's reversed 4 by 4");
+  swap_file = 0;
 
   /* 2. jobs that fail: the target keeps its old bytes */
   CHECK(memcmp(start, start16, sizeof(start)) == 0 && data == data16,
