@@ -39,7 +39,8 @@
 ** reads its source and calls wt_job_put() until the tensor's nbytes are
 ** given.  No SQLite here: the SQL layer converts arguments, calls a job and
 ** turns its error into an SQL error; the only call back up is the
-** interrupt check the caller passes in (polled every WT_OUT_POLL bytes).
+** interrupt check the caller passes in (polled every WT_OUT_POLL bytes and
+** once more before the rename).
 ** Layer: write (uses bytes/, formats/, base/).
 */
 #ifndef WT_WRITE_JOB_H
@@ -117,7 +118,8 @@ typedef struct wt_job {
   uint64_t data_from_off;
   const wt_file *const *sources; /* checked unchanged once the bytes are compared */
   size_t n_sources;
-  /* Polled during copies and encodes: non-zero stops the job, err set. */
+  /* Polled during copies and encodes, and by wt_out_commit() before the
+  ** rename: non-zero stops the job, err set. */
   int (*interrupted)(void *ctx, wt_error *err);
   void *ctx;
 } wt_job;
