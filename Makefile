@@ -177,6 +177,13 @@ WRITE_TEST_SRC := $(PARSER_SRC) $(filter-out ext/write/out_file.c,$(WRITE_SRC))
 $(BUILD)/write_test: tests/write_test.c $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_test.c $(WRITE_TEST_SRC) $(EXT_LIBS)
 
+# Unit tests of the converter's pure parts (ext/convert/), without SQLite,
+# under AddressSanitizer + UBSan (tests/convert_test.c).
+CONVERT_TEST_SRC := $(PARSER_SRC) $(DECODE_SRC) $(filter-out ext/write/out_file.c,$(WRITE_SRC)) \
+  $(addprefix ext/convert/,numbers.c config_values.c kv_list.c general.c hparams.c arch.c plan.c)
+$(BUILD)/convert_test: tests/convert_test.c $(CONVERT_TEST_SRC) $(EXT_HDR) | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/convert_test.c $(CONVERT_TEST_SRC) $(EXT_LIBS)
+
 # Unit tests of the Hugging Face <-> GGUF name map.
 $(BUILD)/name_map_test: tests/name_map_test.c $(PARSER_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/name_map_test.c $(PARSER_OBJ) $(EXT_LIBS)
