@@ -173,16 +173,25 @@ PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
 # Unit tests of the header encoders (ext/write/), without SQLite, under
 # AddressSanitizer + UBSan: hand-worked bytes, and the generated files
 # re-encoded and parsed back (tests/write_test.c).
-WRITE_TEST_SRC := $(PARSER_SRC) $(filter-out ext/write/out_file.c,$(WRITE_SRC))
+WRITE_ENC_SRC  := ext/write/gguf_writer.c ext/write/safetensors_writer.c ext/write/write_buf.c ext/write/edit_list.c
+WRITE_TEST_SRC := $(PARSER_SRC) $(WRITE_ENC_SRC)
 $(BUILD)/write_test: tests/write_test.c $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_test.c $(WRITE_TEST_SRC) $(EXT_LIBS)
 
 # Unit tests of the converter's pure parts (ext/convert/), without SQLite,
 # under AddressSanitizer + UBSan (tests/convert_test.c).
-CONVERT_TEST_SRC := $(PARSER_SRC) $(DECODE_SRC) $(filter-out ext/write/out_file.c,$(WRITE_SRC)) \
+CONVERT_TEST_SRC := $(PARSER_SRC) $(DECODE_SRC) $(WRITE_ENC_SRC) \
   $(addprefix ext/convert/,numbers.c config_values.c kv_list.c general.c hparams.c arch.c plan.c)
 $(BUILD)/convert_test: tests/convert_test.c $(CONVERT_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/convert_test.c $(CONVERT_TEST_SRC) $(EXT_LIBS)
+
+# Unit tests of the writers' pipeline (ext/write/write_job.h: a file written
+# from memory, a copy by reference and an encoder, read back and compared;
+# jobs that fail leave the target as it was), without SQLite, under
+# AddressSanitizer + UBSan (tests/write_job_test.c).
+WRITE_JOB_TEST_SRC := $(PARSER_SRC) $(BYTES_SRC) $(WRITE_SRC)
+$(BUILD)/write_job_test: tests/write_job_test.c $(WRITE_JOB_TEST_SRC) $(EXT_HDR) | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_job_test.c $(WRITE_JOB_TEST_SRC) $(EXT_LIBS)
 
 # Unit tests of the Hugging Face <-> GGUF name map.
 $(BUILD)/name_map_test: tests/name_map_test.c $(PARSER_OBJ) | $(BUILD)
@@ -270,7 +279,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/convert_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/convert_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/write_job_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/exports_test.sh $(MODULE)
@@ -293,6 +302,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	$(BUILD)/url_test
 	$(BUILD)/http_parse_test
 	sh tests/write_test.sh $(BUILD)/write_test
+	rm -rf $(BUILD)/write_job && mkdir -p $(BUILD)/write_job && $(BUILD)/write_job_test $(BUILD)/write_job
 	rm -rf $(BUILD)/park && mkdir -p $(BUILD)/park
 	$(VALGRIND) $(BUILD)/park_test $(BUILD)/park > $(BUILD)/park_test.log || { cat $(BUILD)/park_test.log; exit 1; }
 	tail -1 $(BUILD)/park_test.log

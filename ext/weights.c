@@ -23,7 +23,8 @@
 **   writing    gguf_rewrite, safetensors_rewrite (sql/rewrite.c),
 **              gguf_split (sql/gguf_split.c), safetensors_write, an
 **              aggregate (sql/st_write.c), safetensors_split (sql/st_split.c),
-**              gguf_convert (sql/convert.c over convert/convert.h)
+**              gguf_convert (sql/convert.c over convert/convert.h); their
+**              jobs are write/'s (write/write_job.h) and convert/'s
 ** and makes remote paths (http://, https://, hf://) go to the HTTP byte
 ** source (remote/http.h).  sqlite3_weights_init is the only symbol the
 ** module exports: everything else is built with -fvisibility=hidden, so

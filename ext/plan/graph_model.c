@@ -1,17 +1,11 @@
 /*
-** graph_model.c: ggml's graph and ggml-alloc's buffer planning, for sizes
-** only (graph_model.h).
+** graph_model.c: ggml's graph, for sizes only (graph_model.h).
 **
 ** A graph here is what ggml builds: tensors that record their type, shape,
 ** strides, operation, sources and, for a view, the tensor its data lies
 ** in.  wt_gm_expand() orders them as ggml_visit_parents_graph does (depth
-** first, sources left to right, leafs apart from nodes), and
-** wt_graph_alloc() runs ggml_gallocr_alloc_graph_impl over them: the input
-** leafs first, then each node in order, reusing a source in place when
-** ggml would, freeing a tensor after its last consumer, on ggml_dyn_tallocr's
-** best-fit free list.  The result is the chunk's max_size, which is the
-** compute buffer llama.cpp allocates (ggml/src/ggml-alloc.c, llama.cpp
-** commit de3ff815).
+** first, sources left to right, leafs apart from nodes); graph_alloc.c
+** lays the ordered graph out as ggml-alloc does.
 */
 #include "graph_model.h"
 
@@ -19,9 +13,6 @@
 #include <string.h>
 
 #include "formats/ggml_type.h"
-
-#define GM_MAX_FREE_BLOCKS 256 /* ggml-alloc's MAX_FREE_BLOCKS: it aborts past this */
-#define GM_MAX_BYTES       ((uint64_t)1 << 60) /* a tensor or a buffer larger: "too big" */
 
 /* ============================ Building tensors ============================ */
 
@@ -73,7 +64,8 @@ static int gm_strides(wt_gm_tensor *t) {
   /* each ne <= 2^40 and size small, so a stride overflows only past 2^60
   ** of a smaller one: check each before the next is formed */
   for (i = 1; i < 4; i++)
-    if (t->nb[i] > GM_MAX_BYTES || (uint64_t)t->ne[i] > GM_MAX_BYTES / (t->nb[i] ? t->nb[i] : 1))
+    if (t->nb[i] > WT_GM_MAX_BYTES ||
+        (uint64_t)t->ne[i] > WT_GM_MAX_BYTES / (t->nb[i] ? t->nb[i] : 1))
       return -2;
   return 0;
 }
@@ -509,204 +501,4 @@ static void gm_visit(wt_graph *g, int id) {
 void wt_gm_expand(wt_graph *g, int t) {
   if (gm_ok(g, t, -1))
     gm_visit(g, t);
-}
-
-/* ============================ The allocator ============================== */
-
-/* ggml_dyn_tallocr with one chunk: free blocks sorted by offset, the last
-** one open-ended. */
-typedef struct gm_block {
-  uint64_t offset, size;
-} gm_block;
-
-typedef struct gm_alloc {
-  uint64_t alignment;
-  gm_block blocks[GM_MAX_FREE_BLOCKS];
-  int n_blocks;
-  uint64_t max_size;
-  int failed;
-} gm_alloc;
-
-/* Per tensor, ggml-alloc's hash_node. */
-typedef struct gm_state {
-  int n_children, n_views, allocated;
-  uint64_t offset;
-} gm_state;
-
-static uint64_t gm_align(uint64_t n, uint64_t a) {
-  return (n + a - 1) / a * a;
-}
-
-static void gm_remove_block(gm_alloc *al, int i) {
-  memmove(&al->blocks[i], &al->blocks[i + 1], (size_t)(al->n_blocks - i - 1) * sizeof(gm_block));
-  al->n_blocks--;
-}
-
-/* ggml_dyn_tallocr_alloc: the best-fitting block before the last, else
-** the last (which grows the chunk). */
-static uint64_t gm_take(gm_alloc *al, uint64_t size) {
-  int i, best = -1;
-  uint64_t best_size = UINT64_MAX, at;
-  size = gm_align(size, al->alignment);
-  for (i = 0; i < al->n_blocks - 1; i++)
-    if (al->blocks[i].size >= size && al->blocks[i].size <= best_size) {
-      best = i;
-      best_size = al->blocks[i].size;
-    }
-  if (best < 0)
-    best = al->n_blocks - 1;
-  at = al->blocks[best].offset;
-  al->blocks[best].offset += size;
-  al->blocks[best].size -= size;
-  if (al->blocks[best].size == 0)
-    gm_remove_block(al, best);
-  if (size > GM_MAX_BYTES || at > GM_MAX_BYTES - size)
-    al->failed = 1; /* the buffer passes 2^60 bytes */
-  else if (at + size > al->max_size)
-    al->max_size = at + size;
-  return at;
-}
-
-/* ggml_dyn_tallocr_free_bytes: merge with a neighbour, else insert. */
-static void gm_give(gm_alloc *al, uint64_t offset, uint64_t size) {
-  int i, at = 0;
-  size = gm_align(size, al->alignment);
-  for (i = 0; i < al->n_blocks; i++) {
-    gm_block *b = &al->blocks[i];
-    if (b->offset + b->size == offset) {
-      b->size += size;
-      if (i < al->n_blocks - 1 && b->offset + b->size == al->blocks[i + 1].offset) {
-        b->size += al->blocks[i + 1].size;
-        gm_remove_block(al, i + 1);
-      }
-      return;
-    }
-    if (offset + size == b->offset) {
-      b->offset = offset;
-      b->size += size;
-      if (i > 0 && al->blocks[i - 1].offset + al->blocks[i - 1].size == b->offset) {
-        al->blocks[i - 1].size += b->size;
-        gm_remove_block(al, i);
-      }
-      return;
-    }
-  }
-  if (al->n_blocks >= GM_MAX_FREE_BLOCKS) {
-    al->failed = 1;
-    return;
-  }
-  while (at < al->n_blocks && al->blocks[at].offset < offset)
-    at++;
-  memmove(&al->blocks[at + 1], &al->blocks[at], (size_t)(al->n_blocks - at) * sizeof(gm_block));
-  al->blocks[at].offset = offset;
-  al->blocks[at].size = size;
-  al->n_blocks++;
-}
-
-/* ggml_are_same_layout */
-static int gm_same_layout(const wt_gm_tensor *a, const wt_gm_tensor *b) {
-  return a->type == b->type && memcmp(a->ne, b->ne, sizeof(a->ne)) == 0 &&
-         memcmp(a->nb, b->nb, sizeof(a->nb)) == 0;
-}
-
-/* ggml_op_can_inplace, for the ops modelled. */
-static int gm_can_inplace(wt_gm_op op) {
-  return op == WT_GM_SCALE || op == WT_GM_ADD || op == WT_GM_MUL || op == WT_GM_DIV ||
-         op == WT_GM_FILL || op == WT_GM_UNARY || op == WT_GM_SQR || op == WT_GM_ROPE ||
-         op == WT_GM_RMS_NORM || op == WT_GM_CLAMP || op == WT_GM_SOFT_MAX;
-}
-
-/* ggml_gallocr_allocate_node: nothing for a view or a tensor with its own
-** buffer; a source's memory when it may be reused in place; else a block. */
-static void gm_allocate(const wt_graph *g, gm_state *st, gm_alloc *al, int id) {
-  const wt_gm_tensor *t = &g->t[id];
-  int i;
-  if ((t->flags & WT_GM_EXTERNAL) || st[id].allocated || t->view_src >= 0)
-    return;
-  st[id].allocated = 1;
-  if (gm_can_inplace(t->op))
-    for (i = 0; i < WT_GM_MAX_SRC; i++) {
-      int p = t->src[i];
-      const wt_gm_tensor *pt;
-      if (p < 0 || !st[p].allocated)
-        continue; /* external, a view, or not ggml-alloc's */
-      pt = &g->t[p];
-      if ((pt->flags & WT_GM_OUTPUT) || !gm_same_layout(t, pt))
-        continue;
-      if (st[p].n_children == 1 && st[p].n_views == 0) {
-        st[id].offset = st[p].offset;
-        st[p].allocated = 0; /* the node owns the memory now */
-        return;              /* same layout: no extra space to give back */
-      }
-    }
-  st[id].offset = gm_take(al, wt_gm_nbytes(g, id));
-}
-
-/* ggml_gallocr_free_node (outputs are never freed). */
-static void gm_release(const wt_graph *g, gm_state *st, gm_alloc *al, int id) {
-  if (g->t[id].flags & WT_GM_OUTPUT)
-    return;
-  gm_give(al, st[id].offset, wt_gm_nbytes(g, id));
-  st[id].allocated = 0;
-}
-
-int wt_graph_alloc(const wt_graph *g, uint64_t alignment, uint64_t *size) {
-  gm_state *st;
-  gm_alloc *al;
-  int i, j;
-  *size = 0;
-  if (g->failed)
-    return g->failed == WT_GM_TOO_BIG ? 1 : -1;
-  st = calloc((size_t)g->n_t + 1, sizeof(*st));
-  al = calloc(1, sizeof(*al));
-  if (st == NULL || al == NULL) {
-    free(st);
-    free(al);
-    return -1;
-  }
-  al->alignment = alignment;
-  al->n_blocks = 1;
-  al->blocks[0].size = UINT64_MAX / 2;
-  for (i = 0; i < g->n_leafs; i++)
-    gm_allocate(g, st, al, g->leafs[i]);
-  for (i = 0; i < g->n_nodes; i++) {
-    const wt_gm_tensor *t = &g->t[g->nodes[i]];
-    if (t->view_src >= 0)
-      st[t->view_src].n_views++;
-    if (t->flags & WT_GM_INPUT)
-      gm_allocate(g, st, al, g->nodes[i]);
-    for (j = 0; j < WT_GM_MAX_SRC; j++)
-      if (t->src[j] >= 0) {
-        st[t->src[j]].n_children++;
-        if (g->t[t->src[j]].flags & WT_GM_INPUT)
-          gm_allocate(g, st, al, t->src[j]);
-      }
-  }
-  for (i = 0; i < g->n_nodes && !al->failed; i++) {
-    int id = g->nodes[i];
-    const wt_gm_tensor *t = &g->t[id];
-    for (j = 0; j < WT_GM_MAX_SRC; j++)
-      if (t->src[j] >= 0)
-        gm_allocate(g, st, al, t->src[j]);
-    gm_allocate(g, st, al, id);
-    for (j = 0; j < WT_GM_MAX_SRC; j++) {
-      int p = t->src[j];
-      if (p < 0)
-        continue;
-      if (--st[p].n_children != 0 || st[p].n_views != 0)
-        continue;
-      if (g->t[p].view_src >= 0) {
-        int v = g->t[p].view_src;
-        if (--st[v].n_views == 0 && st[v].n_children == 0 && st[v].allocated)
-          gm_release(g, st, al, v);
-      } else if (st[p].allocated) {
-        gm_release(g, st, al, p);
-      }
-    }
-  }
-  *size = al->max_size;
-  i = al->failed ? 1 : 0;
-  free(st);
-  free(al);
-  return i;
 }

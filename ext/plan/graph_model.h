@@ -5,8 +5,8 @@
 ** allocator that lays them out in one buffer (ggml-alloc).
 **
 ** llama_graph.c builds an architecture's graph with these calls, as
-** llama.cpp's graph builder does with ggml's, and wt_graph_alloc() returns
-** the buffer size ggml-alloc would reserve for it.  Only the bytes are
+** llama.cpp's graph builder does with ggml's, and wt_graph_alloc()
+** (graph_alloc.h) returns the buffer size ggml-alloc would reserve for it.  Only the bytes are
 ** modelled; nothing is computed.  Pure C, no SQLite.
 **
 ** Upstream: ggml/src/ggml.c (shapes, ggml_visit_parents_graph) and
@@ -72,6 +72,9 @@ typedef struct wt_gm_tensor {
   int view_src;           /* the tensor a view's data lies in, -1 */
   unsigned flags;
 } wt_gm_tensor;
+
+/* A tensor or a buffer larger is "too big" (WT_GM_TOO_BIG). */
+#define WT_GM_MAX_BYTES ((uint64_t)1 << 60)
 
 /* Why a graph failed. */
 enum { WT_GM_OK = 0, WT_GM_NO_MEMORY = 1, WT_GM_TOO_BIG = 2 };
@@ -139,11 +142,5 @@ uint64_t wt_gm_nbytes(const wt_graph *g, int t);
 /* Add t and the tensors it depends on to the graph, depth first, sources
 ** in order (ggml_build_forward_expand). */
 void wt_gm_expand(wt_graph *g, int t);
-
-/* The bytes ggml-alloc reserves for the graph in one buffer of the given
-** alignment: 0 with *size set; 1 when a tensor or the buffer would pass
-** 2^60 bytes, or ggml-alloc would abort (more than its 256 free blocks);
-** -1 when the graph ran out of memory. */
-int wt_graph_alloc(const wt_graph *g, uint64_t alignment, uint64_t *size);
 
 #endif

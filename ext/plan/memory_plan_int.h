@@ -1,15 +1,35 @@
 /*
-** memory_plan_int.h: what memory_plan.c shares with compute_plan.c, the
-** planner's two halves (not for other layers).
+** memory_plan_int.h: what the files of the memory planner share (not for
+** other layers): memory_plan.c, the driver, calls down to the rows of
+** weights_plan.c, cache_plan.c and compute_plan.c, which read metadata
+** with plan_metadata.c and append rows with plan_rows.c; no file calls
+** one that calls it.
 */
 #ifndef WT_MEMORY_PLAN_INT_H
 #define WT_MEMORY_PLAN_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/model.h"
 #include "formats/gguf_value.h"
 #include "memory_plan.h"
+
+#define MP_PAD        256   /* llama.cpp pads the context to this many cells */
+#define MP_MAX_LAYERS 65536 /* more layers than any model: hostile metadata */
+#define MP_NOTE_SIZE  64    /* a clause of a row's note (", sliding window N") */
+#define MP_MAX_SEQ    256   /* LLAMA_MAX_SEQ */
+
+enum { MP_ATTN = 1, MP_MAMBA };
+
+/* What the planner knows of an architecture. */
+typedef struct mp_arch {
+  const char *name;
+  int kind;             /* MP_ATTN or MP_MAMBA */
+  uint32_t swa_pattern; /* layer il is SWA when il % p < p - 1; 0: no SWA */
+  uint64_t swa_default; /* window when the file has none (0: no SWA then) */
+  int swa_needs_window; /* 1: SWA only when the file sets a window > 0; 2: the key is required */
+} mp_arch;
 
 /* The planner's working state. */
 typedef struct mp_ctx {
@@ -44,7 +64,7 @@ typedef struct mp_attn_shape {
   uint64_t kmla, vmla;            /* MLA: a head's K and V widths decompressed (0: not MLA) */
 } mp_attn_shape;
 
-/* memory_plan.c: the metadata entry "{arch}.suffix" (or exactly suffix
+/* plan_metadata.c: the metadata entry "{arch}.suffix" (or exactly suffix
 ** when global), or NULL; the scalar value of an entry that is not an array
 ** or a string; "{arch}.key" as an unsigned integer (absent: dflt, or an
 ** error when required); the same per layer (a scalar or an array of
@@ -54,6 +74,33 @@ int mp_scalar(mp_ctx *x, const wt_meta *kv, gguf_scalar *v);
 int mp_uint(mp_ctx *x, const char *key, int required, uint64_t dflt, uint64_t *v, int *found);
 int mp_per_layer(mp_ctx *x, const char *key, const uint64_t *dflt, uint64_t *out);
 int mp_vocab(mp_ctx *x, uint64_t *n_vocab);
+
+/* plan_rows.c: append a row to x->plan (detail printf-style); a*b*c
+** into *out, or an error naming what overflows; the bytes of n values of
+** cache type t; v rounded up to a multiple of p. */
+int mp_row(mp_ctx *x, int64_t layer, const char *part, int known, uint64_t nbytes, const char *fmt,
+           ...) __attribute__((format(printf, 6, 7)));
+int mp_mul3(mp_ctx *x, uint64_t a, uint64_t b, uint64_t c, const char *what, uint64_t *out);
+int mp_row_size(mp_ctx *x, int64_t t, uint64_t n, uint64_t *out);
+uint64_t mp_pad(uint64_t v, uint64_t p);
+
+/* weights_plan.c: the layer of a tensor named "blk.N....", or -1; the
+** bytes of the tensors per layer (x->w, x->nw, the repacked ones, the
+** mapped span), added up in one pass; the weights row of the rest of the
+** mapped span; the weights and repack rows of layer il (-1: outside the
+** layers). */
+int64_t mp_tensor_layer(const wt_tensor *t);
+int mp_sum_weights(mp_ctx *x);
+int mp_map_gap(mp_ctx *x);
+int mp_weights(mp_ctx *x, int64_t il);
+
+/* cache_plan.c: ggml's name of type t ("q8_0", "f16", "q4_K") into buf;
+** the K and V cache rows of an attention model (cells per stream), with
+** the exact compute figure when compute_plan.c knows the graph; the
+** recurrent state rows of a mamba model. */
+const char *mp_type_name(int64_t t, char *buf, size_t n);
+int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t cells);
+int mp_mamba(mp_ctx *x, const wt_mem_settings *s);
 
 /* compute_plan.c: when the model's graph is one llama_graph.c builds, set
 ** x->exact_compute and x->compute to llama.cpp's compute buffer for the

@@ -25,13 +25,13 @@
 **   SELECT fits, reason FROM gguf_fit('m.gguf', 24 * 1073741824, 32768)
 **   WHERE part = 'total';
 **
-** The planning is ext/plan/memory_plan.c; this file reads the arguments,
-** opens the other parts of a split GGUF (gm_other_parts: the planner
-** reads their tensor names, so part 1's compute buffer can be exact),
-** shows the rows and adds them up.  Layer: sql.
+** The planning is ext/plan/memory_plan.c and the sums against the budget
+** ext/plan/memory_fit.c; this file reads the arguments, opens the other
+** parts of a split GGUF (gm_other_parts: the planner reads their tensor
+** names, so part 1's compute buffer can be exact) and shows the rows.
+** Layer: sql.
 */
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -39,6 +39,7 @@
 #include "bytes/cache.h"
 #include "formats/ggml_type.h"
 #include "memory.h"
+#include "plan/memory_fit.h"
 #include "plan/memory_plan.h"
 #include "tables.h"
 #include "vtab.h"
@@ -54,28 +55,6 @@ static const char *const gm_args[] = {"path",  "n_ctx",    "type_k",     "type_v
                                       "n_seq", "n_ubatch", "flash_attn", "cpu"};
 static const char *const gf_args[] = {"path",  "budget_bytes", "n_ctx",      "type_k", "type_v",
                                       "n_seq", "n_ubatch",     "flash_attn", "cpu"};
-
-/* The parts gguf_fit() adds up, in its order. */
-static const char *const gf_parts[] = {"weights",         "repack", "k_cache", "v_cache",
-                                       "recurrent_state", "output", "compute"};
-#define GF_NPARTS (sizeof(gf_parts) / sizeof(gf_parts[0]))
-
-#define GF_REASON_SIZE (WT_MEM_DETAIL + 96)
-#define GF_MIB         1048576.0
-
-/* gguf_fit()'s rows for one file: the parts present, then the total. */
-typedef struct gf_state {
-  int n;
-  struct {
-    const char *part;
-    uint64_t nbytes;
-    uint64_t at_least;           /* nbytes when known, else what it cannot be below */
-    int at_least_ok;             /* 0: at_least NULL (it overflows) */
-    int known;                   /* 0: nbytes NULL */
-    int fits;                    /* -1: NULL (part rows, or unknown) */
-    char reason[GF_REASON_SIZE]; /* "" : NULL */
-  } rows[GF_NPARTS + 1];
-} gf_state;
 
 /* The bytes the metadata values of the current file are read from (the
 ** one place this table reaches into the source). */
@@ -289,83 +268,10 @@ const wt_table_def wt_gguf_memory_table = {
     .end_file = gm_end,
 };
 
-/* Add the plan's rows up per part into st, then the total against budget. */
-static void gf_add_up(const wt_mem_plan *plan, uint64_t budget, gf_state *st) {
-  size_t i, j;
-  int total_known = 1, overflow = 0, floor_ok = 1;
-  uint64_t total = 0, floor = 0; /* floor: the known bytes and what the unknown cannot be below */
-  const char *why = NULL, *why_part = NULL;
-  for (j = 0; j < GF_NPARTS; j++) {
-    int seen = 0, known = 1, sum_ok = 1;
-    uint64_t sum = 0, least = 0;
-    const char *detail = NULL;
-    for (i = 0; i < plan->n_rows; i++) {
-      const wt_mem_row *r = &plan->rows[i];
-      if (strcmp(r->part, gf_parts[j]) != 0)
-        continue;
-      seen = 1;
-      if (!r->known) {
-        if (known)
-          detail = r->detail;
-        known = 0;
-      }
-      if (wt_add(least, r->known ? r->nbytes : r->at_least, &least) != 0)
-        sum_ok = 0;
-      if (r->known && wt_add(sum, r->nbytes, &sum) != 0)
-        overflow = 1;
-    }
-    if (!seen)
-      continue;
-    st->rows[st->n].part = gf_parts[j];
-    st->rows[st->n].nbytes = sum;
-    st->rows[st->n].at_least = least;
-    st->rows[st->n].at_least_ok = sum_ok;
-    st->rows[st->n].known = known;
-    st->rows[st->n].fits = -1;
-    snprintf(st->rows[st->n].reason, GF_REASON_SIZE, "%s", known ? "" : detail);
-    st->n++;
-    if (!known && total_known) {
-      why = detail;
-      why_part = gf_parts[j];
-    }
-    total_known = total_known && known;
-    if (!sum_ok || wt_add(floor, least, &floor) != 0)
-      floor_ok = 0;
-    if (known && wt_add(total, sum, &total) != 0)
-      overflow = 1;
-  }
-  st->rows[st->n].part = "total";
-  st->rows[st->n].fits = -1;
-  st->rows[st->n].known = total_known && !overflow;
-  st->rows[st->n].nbytes = total;
-  st->rows[st->n].at_least = floor;
-  st->rows[st->n].at_least_ok = floor_ok;
-  if (!total_known && floor_ok && floor > budget) {
-    st->rows[st->n].fits = 0;
-    snprintf(st->rows[st->n].reason, GF_REASON_SIZE,
-             "does not fit: needs at least %.2f MiB, more than the budget of %.2f MiB (%s %s)",
-             floor / GF_MIB, budget / GF_MIB, why_part, why);
-  } else if (!total_known)
-    snprintf(st->rows[st->n].reason, GF_REASON_SIZE, "cannot say: %s %s", why_part, why);
-  else if (overflow)
-    snprintf(st->rows[st->n].reason, GF_REASON_SIZE, "cannot say: the total overflows 64 bits");
-  else if (total <= budget) {
-    st->rows[st->n].fits = 1;
-    snprintf(st->rows[st->n].reason, GF_REASON_SIZE,
-             "fits: needs %.2f MiB of the budget of %.2f MiB", total / GF_MIB, budget / GF_MIB);
-  } else {
-    st->rows[st->n].fits = 0;
-    snprintf(st->rows[st->n].reason, GF_REASON_SIZE,
-             "does not fit: needs %.2f MiB, %.2f MiB more than the budget of %.2f MiB",
-             total / GF_MIB, (total - budget) / GF_MIB, budget / GF_MIB);
-  }
-  st->n++;
-}
-
 /* start_file of gguf_fit(): plan the file's memory and add it up. */
 static int gf_start(wt_cursor *c, char **pzErr) {
   wt_mem_plan plan;
-  gf_state *st;
+  wt_mem_fit *st;
   uint64_t budget;
   int rc;
   if ((rc = gm_count(c, 1, 0, 0, &budget, pzErr)) != SQLITE_OK)
@@ -377,8 +283,7 @@ static int gf_start(wt_cursor *c, char **pzErr) {
     wt_mem_plan_free(&plan);
     return SQLITE_NOMEM;
   }
-  memset(st, 0, sizeof(*st));
-  gf_add_up(&plan, budget, st);
+  wt_mem_fit_add_up(&plan, budget, st);
   wt_mem_plan_free(&plan);
   c->state = st;
   c->n_rows = st->n;
@@ -387,7 +292,7 @@ static int gf_start(wt_cursor *c, char **pzErr) {
 
 /* Column of gguf_fit(). */
 static int gf_column(wt_cursor *c, sqlite3_context *ctx, int col) {
-  const gf_state *st = c->state;
+  const wt_mem_fit *st = c->state;
   switch (col) {
   case GF_PART:
     sqlite3_result_text(ctx, st->rows[c->row].part, -1, SQLITE_STATIC);

@@ -18,11 +18,12 @@
 ** I64), with its shape outermost first; a quantized one is an error.
 ** Returns the new file's size in bytes.
 **
-** Rows only collect where the bytes are: nothing is read or written until
-** the last row, and tensor bytes never pass through SQLite.  The file is
-** written as the safetensors crate writes one (safetensors_writer.h: the
-** crate's tensor order, no __metadata__), through write/out_file.h (a
-** temporary file, renamed at the end), read back, parsed and compared
+** Rows only collect where the bytes are (this file: a tensor found as the
+** tables find it, or a BLOB checked against its dtype and shape): nothing
+** is read or written until the last row, and tensor bytes never pass
+** through SQLite.  The file is written by write/st_write_job.h's job as
+** the safetensors crate writes one (the crate's tensor order, no
+** __metadata__), through a temporary file, read back, parsed and compared
 ** (names, dtypes, shapes, places, and the XXH3-64 of every tensor's bytes
 ** against its source's) before it is kept.  An error in any row (a tensor
 ** not found, a quantized one, a BLOB whose size is not its shape's, a
@@ -37,14 +38,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes/source.h"
 #include "formats/dtype.h"
-#include "formats/safetensors_parser.h"
 #include "functions.h"
 #include "interrupt.h"
 #include "vtab.h"
-#include "write/out_file.h"
-#include "write/safetensors_writer.h"
+#include "write_call.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -54,31 +52,19 @@ SQLITE_EXTENSION_INIT3
 #define SWR_MAX_RANK 64
 
 void swr_free(swr_state *s) {
-  size_t i;
   if (s == NULL)
     return;
-  for (i = 0; i < s->n; i++) {
-    free(s->rows[i].name);
-    free(s->rows[i].dims);
-    free(s->rows[i].path);
-    free(s->rows[i].blob);
-  }
-  free(s->rows);
+  swr_rows_free(&s->rows);
   free(s->out);
   free(s);
 }
 
 /* Report msg for the function, naming path, and mark the state failed. */
 static void swr_error(sqlite3_context *ctx, swr_state *s, const char *path, const char *msg) {
-  char *z = wt_error_message(s != NULL && s->fn != NULL ? s->fn : "safetensors_write", path, msg);
   if (s)
     s->failed = 1;
-  if (z == NULL) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_error(ctx, z, -1);
-  sqlite3_free(z);
+  wt_write_call_error(ctx, NULL, s != NULL && s->fn != NULL ? s->fn : "safetensors_write", path,
+                      msg);
 }
 
 /* The safetensors dtype of tensor t of a model of format, or -1. */
@@ -209,28 +195,13 @@ fail:
 }
 
 swr_row *swr_push(sqlite3_context *ctx, swr_state *s, sqlite3_value *name) {
-  swr_row *r;
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? s->cap * 2 : 64;
-    swr_row *p = realloc(s->rows, cap * sizeof(*p));
-    if (p == NULL)
-      goto nomem;
-    s->rows = p;
-    s->cap = cap;
+  swr_row *r = swr_rows_push(&s->rows, (const char *)sqlite3_value_text(name),
+                             (size_t)sqlite3_value_bytes(name));
+  if (r == NULL) {
+    sqlite3_result_error_nomem(ctx);
+    s->failed = 1;
   }
-  r = &s->rows[s->n];
-  memset(r, 0, sizeof(*r));
-  r->name_len = (size_t)sqlite3_value_bytes(name);
-  r->name = malloc(r->name_len + 1);
-  if (r->name == NULL)
-    goto nomem;
-  memcpy(r->name, sqlite3_value_text(name), r->name_len + 1);
-  s->n++; /* freed with the state from here on */
   return r;
-nomem:
-  sqlite3_result_error_nomem(ctx);
-  s->failed = 1;
-  return NULL;
 }
 
 /* xStep: collect one row. */
@@ -274,182 +245,15 @@ static void swr_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     swr_from_path(ctx, s, argv[1], argv[2], r);
 }
 
-/* wt_out's interrupt check. */
-static int swr_interrupted(void *ctx, wt_error *err) {
-  swr_job *j = ctx;
-  if (!wt_interrupted(j->db))
-    return 0;
-  j->interrupted = 1;
-  wt_fail(err, "interrupted");
-  return 1;
-}
-
-/* The source of row r's file, opened once and checked to be the file its
-** row read (device, inode, size, modification time). */
-static wt_source *swr_source(swr_job *j, const swr_row *r, const char *out, wt_error *err) {
-  wt_source *src;
-  swr_open *p;
-  size_t i;
-  for (i = 0; i < j->n_open; i++)
-    if (strcmp(j->open[i].path, r->path) == 0)
-      return j->open[i].src;
-  if (wt_source_open(r->path, strlen(r->path), 0, &src, err) != 0)
-    return NULL;
-  if (src->file.dev != r->dev || src->file.ino != r->ino || src->file.size != r->size ||
-      src->file.mtime_ns != r->mtime_ns) {
-    wt_source_release(src);
-    wt_fail(err, "file changed while in use: %s is not the file its rows read", r->path);
-    return NULL;
-  }
-  if (wt_out_is_file(out, &src->file)) {
-    wt_source_release(src);
-    wt_fail(err, "this is the input file %s: refusing to replace it", r->path);
-    return NULL;
-  }
-  p = realloc(j->open, (j->n_open + 1) * sizeof(*p));
-  if (p == NULL) {
-    wt_source_release(src);
-    wt_fail(err, "out of memory");
-    return NULL;
-  }
-  j->open = p;
-  j->open[j->n_open++] = (swr_open){r->path, src};
-  return src;
-}
-
-/* Copy row r's bytes to the end of the output. */
-static int swr_copy(swr_job *j, const swr_row *r, const char *out, wt_error *err) {
-  const wt_tensor *t;
-  wt_source *src;
-  if (r->blob != NULL)
-    return wt_out_write(&j->out, r->blob, (size_t)r->nbytes, err);
-  if ((src = swr_source(j, r, out, err)) == NULL)
-    return -1;
-  t = wt_source_find_tensor(src, r->name, r->name_len);
-  if (t == NULL || t->nbytes != r->nbytes)
-    return wt_fail(err, "file changed while in use: %s has no tensor as its row read", r->path);
-  return wt_out_copy(&j->out, &src->file, t->offset, t->nbytes, err);
-}
-
-/* Read the output back: its header parsed, every tensor compared with the
-** row it came from (t, in data order), its bytes by hash or as given. */
-static int swr_check(swr_job *j, const swr_state *s, const sw_tensor *t, size_t hdr_len,
-                     wt_error *err) {
-  unsigned char *bytes = malloc(hdr_len + 1), *buf = malloc(WT_OUT_CHUNK);
-  char q[WT_QUOTE_SIZE];
-  wt_model back = {0};
-  uint64_t need;
-  size_t i;
-  int rc = -1;
-  if (bytes == NULL || buf == NULL) {
-    wt_fail(err, "out of memory");
-    goto done;
-  }
-  if (wt_out_read(&j->out, 0, hdr_len, bytes, err) != 0)
-    goto done;
-  if (safetensors_parse_prefix(bytes, hdr_len, j->out.size, &back, &need, err) != 0) {
-    wt_fail(err, "read back: the header does not parse");
-    goto done;
-  }
-  for (i = 0; i < s->n; i++) {
-    const swr_row *r = &s->rows[t[i].tag];
-    const wt_tensor *z = i < back.n_tensors ? &back.tensors[i] : NULL;
-    const char *name = wt_quote(q, sizeof(q), r->name, r->name_len);
-    if (z == NULL || z->name.n != r->name_len || memcmp(z->name.p, r->name, r->name_len) != 0 ||
-        z->type_id != r->dtype || z->ndim != r->ndim || z->nbytes != r->nbytes ||
-        (r->ndim > 0 && memcmp(z->dims, r->dims, (size_t)r->ndim * sizeof(*r->dims)) != 0) ||
-        z->offset != back.data_offset + t[i].data_start) {
-      wt_fail(err, "read back: tensor %s differs from what was asked", name);
-      goto done;
-    }
-    if (r->blob != NULL) {
-      uint64_t at;
-      for (at = 0; at < r->nbytes; at += WT_OUT_CHUNK) { /* a chunk of buf at a time */
-        size_t m = r->nbytes - at < WT_OUT_CHUNK ? (size_t)(r->nbytes - at) : WT_OUT_CHUNK;
-        if (wt_out_read(&j->out, z->offset + at, m, buf, err) != 0)
-          goto done;
-        if (memcmp(buf, r->blob + at, m) != 0) {
-          wt_fail(err, "read back: the bytes of %s differ from the BLOB given", name);
-          goto done;
-        }
-      }
-    } else {
-      wt_source *src = swr_source(j, r, s->out, err);
-      const wt_tensor *st = src ? wt_source_find_tensor(src, r->name, r->name_len) : NULL;
-      if (st == NULL ||
-          wt_out_same_bytes(&j->out, z->offset, &src->file, st->offset, st->nbytes, buf, name,
-                            err) != 0 ||
-          wt_file_unchanged(&src->file, err) != 0)
-        goto done;
-    }
-  }
-  rc = back.n_tensors == s->n
-           ? 0
-           : wt_fail(err, "read back: %zu tensors, not %zu", back.n_tensors, s->n);
-done:
-  wt_model_free(&back);
-  free(bytes);
-  free(buf);
-  return rc;
-}
-
-int swr_prepare(swr_job *j, const swr_state *s, wt_error *err) {
-  sw_tensor *t = calloc(s->n + 1, sizeof(*t));
-  wt_buf hdr = {0};
-  uint64_t data;
-  size_t i;
-  int rc = -1;
-  if (t == NULL)
-    return wt_fail(err, "out of memory");
-  for (i = 0; i < s->n; i++)
-    t[i] = (sw_tensor){{s->rows[i].name, s->rows[i].name_len},
-                       s->rows[i].dtype,
-                       s->rows[i].ndim,
-                       s->rows[i].dims,
-                       0,
-                       0,
-                       i};
-  sw_sort_crate(t, s->n);
-  if (safetensors_write_header(NULL, 0, t, s->n, &hdr, &data, err) != 0 ||
-      wt_out_open(&j->out, s->out, err) != 0)
-    goto done;
-  j->out.interrupted = swr_interrupted;
-  j->out.ctx = j;
-  if (wt_out_reserve(&j->out, hdr.n + data, err) != 0 ||
-      wt_out_write(&j->out, hdr.p, hdr.n, err) != 0)
-    goto done;
-  for (i = 0; i < s->n; i++)
-    if (swr_copy(j, &s->rows[t[i].tag], s->out, err) != 0)
-      goto done;
-  if (swr_check(j, s, t, hdr.n, err) != 0)
-    goto done;
-  rc = 0;
-done:
-  free(hdr.p);
-  free(t);
-  return rc;
-}
-
-void swr_job_free(swr_job *j) {
-  size_t i;
-  wt_out_abort(&j->out);
-  for (i = 0; i < j->n_open; i++)
-    wt_source_release(j->open[i].src);
-  free(j->open);
-  j->open = NULL;
-  j->n_open = 0;
-}
-
 /* xFinal: write the file, unless a row failed or the statement was
 ** interrupted (SQLite also calls xFinal to free the state of a statement
 ** that stopped). */
 static void swr_final(sqlite3_context *ctx) {
   swr_state **ps = sqlite3_aggregate_context(ctx, 0), *s = ps ? *ps : NULL;
-  swr_job j;
+  wt_write_call call = {sqlite3_context_db_handle(ctx), 0};
+  swr_cancel cancel = {wt_write_call_interrupted, &call};
+  uint64_t size = 0;
   wt_error e;
-  memset(&j, 0, sizeof(j));
-  j.out.fd = j.out.dirfd = -1;
-  j.db = sqlite3_context_db_handle(ctx);
   if (s == NULL) {
     swr_error(ctx, NULL, NULL, "no rows: nothing to write");
     return;
@@ -462,24 +266,17 @@ static void swr_final(sqlite3_context *ctx) {
     swr_error(ctx, s, s->out, "the statement failed after its rows: nothing written");
     goto done;
   }
-  if (wt_interrupted(j.db)) {
+  if (wt_interrupted(call.db)) {
     sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
     goto done;
   }
-  if (wt_file_is_remote(s->out, strlen(s->out))) {
-    swr_error(ctx, s, s->out, "the output must be a local path");
+  if (wt_st_write(s->out, s->rows.v, s->rows.n, &cancel, &size, &e) != 0) {
+    s->failed = 1;
+    wt_write_call_error(ctx, &call, s->fn != NULL ? s->fn : "safetensors_write", s->out, e.msg);
     goto done;
   }
-  if (swr_prepare(&j, s, &e) != 0 || wt_out_commit(&j.out, &e) != 0) {
-    if (j.interrupted)
-      sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
-    else
-      swr_error(ctx, s, s->out, e.msg);
-    goto done;
-  }
-  sqlite3_result_int64(ctx, (sqlite3_int64)j.out.size);
+  sqlite3_result_int64(ctx, (sqlite3_int64)size);
 done:
-  swr_job_free(&j);
   swr_free(s);
   *ps = NULL;
 }

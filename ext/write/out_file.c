@@ -206,9 +206,8 @@ int wt_out_read(const wt_out *o, uint64_t off, size_t n, void *buf, wt_error *er
   return 0;
 }
 
-/* XXH3-64 of n bytes at off of the new file (src NULL) or of src. */
-static int wt_out_hash(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n,
-                       unsigned char *buf, char hex[WT_DIGEST_HEX_MAX], wt_error *err) {
+int wt_out_digest(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n, unsigned char *buf,
+                  char hex[WT_DIGEST_HEX_MAX], wt_error *err) {
   wt_digest *d;
   if (wt_digest_begin("xxh3-64", 7, &d, err) != 0)
     return -1;
@@ -228,8 +227,8 @@ static int wt_out_hash(const wt_out *o, const wt_file *src, uint64_t off, uint64
 int wt_out_same_bytes(const wt_out *o, uint64_t out_off, const wt_file *src, uint64_t src_off,
                       uint64_t n, unsigned char *buf, const char *what, wt_error *err) {
   char a[WT_DIGEST_HEX_MAX], b[WT_DIGEST_HEX_MAX];
-  if (wt_out_hash(o, src, src_off, n, buf, a, err) != 0 ||
-      wt_out_hash(o, NULL, out_off, n, buf, b, err) != 0)
+  if (wt_out_digest(o, src, src_off, n, buf, a, err) != 0 ||
+      wt_out_digest(o, NULL, out_off, n, buf, b, err) != 0)
     return -1;
   if (strcmp(a, b) != 0)
     return wt_fail(err, "read back: the bytes of %s differ from the input's (xxh3 %s, not %s)",

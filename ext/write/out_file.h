@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "base/model.h"
+#include "bytes/digest.h"
 #include "bytes/file.h"
 
 /* Bytes a fallback copy moves at a time (the memory a copy takes). */
@@ -77,6 +78,12 @@ int wt_out_copy(wt_out *o, const wt_file *src, uint64_t off, uint64_t n, wt_erro
 /* Read back n bytes of the new file at off into buf (for the checks made
 ** before the commit). */
 int wt_out_read(const wt_out *o, uint64_t off, size_t n, void *buf, wt_error *err);
+
+/* The XXH3-64 of the n bytes at off of the new file (src NULL) or of src,
+** as lower-case hex into hex, read WT_OUT_CHUNK bytes at a time into buf
+** (of that size): 0, or -1 with err set. */
+int wt_out_digest(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n, unsigned char *buf,
+                  char hex[WT_DIGEST_HEX_MAX], wt_error *err);
 
 /* 0 when the n bytes at out_off of the new file equal those at src_off of
 ** src (an XXH3-64 of each, read WT_OUT_CHUNK bytes at a time into buf, of

@@ -26,7 +26,14 @@
 ** (llama.cpp's graph modelled), holds at least the logits, n_vocab x
 ** tokens x 4, and when unknown its at_least is the figure its detail
 ** states and at least the logits; the repack rows add up to at most the tensors'
-** bytes, each padded to 32.  Built by `make fuzz`.
+** bytes, each padded to 32.  Then gguf_fit()'s answer (plan/memory_fit.h)
+** for a fuzzed budget, the plan's exact total and one byte less: a row per
+** part present and a last row "total"; each part's nbytes the sum of its
+** known rows, its at_least that sum with the unknown rows' floors (in 128
+** bits: a wrapped sum must say so); the total fits (1) only when every
+** part is known and it is within the budget, does not (0) only when the
+** total, or what it cannot be below, passes the budget.  Built by `make
+** fuzz`.
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +42,7 @@
 
 #include "formats/ggml_type.h"
 #include "formats/gguf_parser.h"
+#include "plan/memory_fit.h"
 #include "plan/memory_plan.h"
 
 typedef unsigned __int128 u128;
@@ -145,6 +153,54 @@ static void check_plan(const wt_model *m, const wt_mem_plan *p, int cpu) {
     abort();
 }
 
+/* Check gguf_fit()'s answer for plan p and budget (memory_fit.h). */
+static uint64_t check_fit(const wt_mem_plan *p, uint64_t budget) {
+  static const char *const parts[] = {"weights",         "repack", "k_cache", "v_cache",
+                                      "recurrent_state", "output", "compute"};
+  wt_mem_fit f;
+  u128 total = 0, floor = 0;
+  int all_known = 1, k = 0;
+  size_t i, j;
+  const wt_fit_row *t;
+  wt_mem_fit_add_up(p, budget, &f);
+  for (j = 0; j < sizeof(parts) / sizeof(parts[0]); j++) {
+    u128 sum = 0, least = 0;
+    int seen = 0, known = 1;
+    for (i = 0; i < p->n_rows; i++)
+      if (strcmp(p->rows[i].part, parts[j]) == 0) {
+        seen = 1;
+        known &= p->rows[i].known;
+        sum += p->rows[i].known ? p->rows[i].nbytes : 0;
+        least += p->rows[i].known ? p->rows[i].nbytes : p->rows[i].at_least;
+      }
+    if (!seen)
+      continue;
+    if (k >= f.n || strcmp(f.rows[k].part, parts[j]) != 0 || f.rows[k].known != known ||
+        f.rows[k].fits != -1 || memchr(f.rows[k].reason, 0, WT_FIT_REASON) == NULL ||
+        (sum == (uint64_t)sum && f.rows[k].nbytes != (uint64_t)sum) ||
+        f.rows[k].at_least_ok != (least == (uint64_t)least) ||
+        (f.rows[k].at_least_ok && f.rows[k].at_least != (uint64_t)least))
+      abort();
+    all_known &= known;
+    total += sum;
+    floor += least;
+    k++;
+  }
+  if (f.n != k + 1)
+    abort();
+  t = &f.rows[k];
+  if (strcmp(t->part, "total") != 0 || memchr(t->reason, 0, WT_FIT_REASON) == NULL ||
+      t->reason[0] == 0 || t->known != (all_known && total == (uint64_t)total))
+    abort();
+  if (t->fits == 1 && !(t->known && total <= budget))
+    abort();
+  if (t->fits == 0 && !(t->known ? total > budget : floor == (uint64_t)floor && floor > budget))
+    abort();
+  if (t->fits == -1 && t->known && total == (uint64_t)total)
+    abort();
+  return t->known ? t->nbytes : 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wt_model m;
   wt_error err;
@@ -178,7 +234,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } else {
     if (i < m.n_tensors) /* a tensor of unknown size must be an error */
       abort();
+    uint64_t total;
     check_plan(&m, &plan, s.cpu);
+    total = check_fit(&plan, (uint64_t)rd32(data - 16 + 2) << shift);
+    if (total > 0) {
+      check_fit(&plan, total);
+      check_fit(&plan, total - 1);
+    }
     wt_mem_plan_free(&plan);
   }
   wt_model_free(&m);
