@@ -25,9 +25,9 @@
 #include "convert/hparams.h"
 #include "convert/kv_list.h"
 #include "convert/plan.h"
-#include "formats/gguf_parser.h"
 #include "write/gguf_writer.h"
 #include "write/out_file.h"
+#include "write/write_job.h"
 
 /* ggml's GGML_QNT_VERSION, which gguf-py writes as general.quantization_version. */
 #define CV_QUANT_VERSION 2
@@ -64,8 +64,13 @@ typedef struct cv_job {
   cv_kv_list kv;
   wt_buf hdr;
   uint64_t *start, data_size;
-  wt_out out;
+  uint64_t alignment;
   cv_data data;
+  wt_job job;
+  wt_job_tensor *jt;
+  wt_job_key *jk;
+  const wt_file **files;
+  wt_out out;
   const char *where; /* the path an error is about */
 } cv_job;
 
@@ -173,7 +178,6 @@ static int build(cv_job *j, wt_error *err) {
 static int encode_header(cv_job *j, wt_error *err) {
   gw_kv *kv = cv_kv_list_gw(&j->kv);
   gw_tensor *t = calloc(j->plan.n + 1, sizeof(*t));
-  uint64_t align;
   size_t i;
   int k, rc = -1;
   j->start = calloc(j->plan.n + 1, sizeof(*j->start));
@@ -190,7 +194,7 @@ static int encode_header(cv_job *j, wt_error *err) {
     for (k = 0; k < o->ndim; k++)
       t[i].dims[k] = o->ne[k];
   }
-  if (gguf_write_header(kv, j->kv.n, t, j->plan.n, &j->hdr, &align, &j->data_size, err) != 0)
+  if (gguf_write_header(kv, j->kv.n, t, j->plan.n, &j->hdr, &j->alignment, &j->data_size, err) != 0)
     goto done;
   for (i = 0; i < j->plan.n; i++) {
     if (t[i].nbytes != j->plan.t[i].nbytes) {
@@ -209,87 +213,70 @@ done:
 
 /* ============================ write and check ============================= */
 
-/* The output's header read back and parsed, against what was asked. */
-static int check_header(cv_job *j, wt_error *err) {
-  unsigned char *bytes = malloc(j->hdr.n + 1);
-  wt_model back = {0};
-  wt_buf v = {0};
-  uint64_t need;
-  size_t i;
-  int rc = -1, k;
-  if (bytes == NULL)
+/* The job: every tensor copied by reference or encoded (data.h), every key
+** to read back as asked, the shards to be unchanged at the end. */
+static int build_job(cv_job *j, const char *path, wt_error *err) {
+  size_t i, k;
+  j->jt = calloc(j->plan.n + 1, sizeof(*j->jt));
+  j->jk = calloc(j->kv.n + 1, sizeof(*j->jk));
+  j->files = calloc(j->ck.n_parts + 1, sizeof(*j->files));
+  if (j->jt == NULL || j->jk == NULL || j->files == NULL)
     return wt_fail(err, "out of memory");
-  if (wt_out_read(&j->out, 0, j->hdr.n, bytes, err) != 0)
-    goto done;
-  if (gguf_parse_prefix(bytes, j->hdr.n, j->out.size, &back, &need, err) != 0) {
-    char why[WT_ERROR_MAX];
-    snprintf(why, sizeof(why), "%s", err->msg);
-    wt_fail(err, "read back: the header does not parse: %s", why);
-    goto done;
-  }
-  if (back.n_meta != j->kv.n || back.n_tensors != j->plan.n || back.data_offset != j->hdr.n) {
-    wt_fail(err, "read back: %zu keys, %zu tensors and data at %llu, not %zu, %zu and %zu",
-            back.n_meta, back.n_tensors, (unsigned long long)back.data_offset, j->kv.n, j->plan.n,
-            j->hdr.n);
-    goto done;
+  j->data.plan = &j->plan;
+  for (i = 0; i < j->plan.n; i++) {
+    const cv_out_tensor *o = &j->plan.t[i];
+    wt_job_tensor *t = &j->jt[i];
+    int copy;
+    t->name.p = o->name;
+    t->name.n = strlen(o->name);
+    t->type_id = o->type;
+    t->ndim = o->ndim;
+    t->dims = o->ne;
+    t->nbytes = o->nbytes;
+    t->data_start = j->start[i];
+    if (cv_data_is_copy(&j->data, i, &copy, err) != 0) {
+      j->where = o->in->src->path;
+      return -1;
+    }
+    if (copy) {
+      t->from = WT_FROM_FILE;
+      t->file = &o->in->src->file;
+      t->file_off = o->in->t->offset;
+    } else {
+      t->from = WT_FROM_ENCODER;
+      t->encode = cv_data_encode;
+      t->encode_ctx = &j->data;
+    }
   }
   for (i = 0; i < j->kv.n; i++) {
     const cv_kv_entry *e = &j->kv.e[i];
-    const wt_meta *m = &back.meta[i];
-    v.n = 0;
-    if (m->key.n != e->key_len || memcmp(m->key.p, j->kv.bytes.p + e->key_off, e->key_len) != 0 ||
-        m->type != e->type || gw_value_copy(&v, &back, bytes, m) != 0 || v.n != e->val_len ||
-        memcmp(v.p, j->kv.bytes.p + e->val_off, e->val_len) != 0) {
-      wt_fail(err, "read back: key %.*s differs from what was asked", (int)e->key_len,
-              j->kv.bytes.p + e->key_off);
-      goto done;
-    }
+    j->jk[i] = (wt_job_key){{j->kv.bytes.p + e->key_off, e->key_len},
+                            e->type,
+                            (const unsigned char *)j->kv.bytes.p + e->val_off,
+                            e->val_len};
   }
-  for (i = 0; i < j->plan.n; i++) {
-    const cv_out_tensor *o = &j->plan.t[i];
-    const wt_tensor *t = &back.tensors[i];
-    int same = t->name.n == strlen(o->name) && memcmp(t->name.p, o->name, t->name.n) == 0 &&
-               t->type_id == (int64_t)o->type && t->ndim == o->ndim && t->nbytes == o->nbytes &&
-               t->offset == j->hdr.n + j->start[i];
-    for (k = 0; same && k < o->ndim; k++)
-      same = t->dims[k] == o->ne[k];
-    if (!same) {
-      wt_fail(err, "read back: tensor %s differs from what was asked", o->name);
-      goto done;
-    }
-  }
-  rc = 0;
-done:
-  free(v.p);
-  wt_model_free(&back);
-  free(bytes);
-  return rc;
-}
-
-/* Write the output, read it back, commit it. */
-static int write_out(cv_job *j, const char *path, wt_error *err) {
-  size_t bad = 0, k;
-  j->where = path;
-  for (k = 0; k < j->ck.n_parts; k++)
-    if (wt_out_is_file(path, &j->ck.parts[k]->file))
+  for (k = 0; k < j->ck.n_parts; k++) {
+    j->files[k] = &j->ck.parts[k]->file;
+    if (wt_out_is_file(path, j->files[k]))
       return wt_fail(err, "this is a file of the checkpoint: refusing to replace it");
-  if (wt_out_open(&j->out, path, err) != 0)
-    return -1;
-  j->out.interrupted = j->opt->interrupted;
-  j->out.ctx = j->opt->ctx;
-  if (wt_out_reserve(&j->out, j->hdr.n + j->data_size, err) != 0 ||
-      wt_out_write(&j->out, j->hdr.p, j->hdr.n, err) != 0)
-    return -1;
-  if (cv_data_write(&j->data, &j->out, &j->plan, j->start, j->hdr.n, j->data_size, &bad, err) !=
-      0) {
-    if (bad < j->plan.n && j->plan.t[bad].in != NULL)
-      j->where = j->plan.t[bad].in->src->path;
-    return -1;
   }
-  if (check_header(j, err) != 0 ||
-      (j->opt->verify && cv_data_check(&j->data, &j->out, &bad, err) != 0))
-    return -1;
-  return wt_out_commit(&j->out, err);
+  j->job = (wt_job){0};
+  j->job.path = path;
+  j->job.format = WT_FORMAT_GGUF;
+  j->job.header = (const unsigned char *)j->hdr.p;
+  j->job.header_len = j->hdr.n;
+  j->job.data_size = j->data_size;
+  j->job.tensors = j->jt;
+  j->job.n_tensors = j->plan.n;
+  j->job.keys = j->jk;
+  j->job.n_keys = j->kv.n;
+  j->job.alignment = j->alignment;
+  j->job.verify = j->opt->verify;
+  j->job.sources = j->files;
+  j->job.n_sources = j->ck.n_parts;
+  j->job.interrupted = j->opt->interrupted;
+  j->job.ctx = j->opt->ctx;
+  return 0;
 }
 
 int cv_convert(wt_cache *cache, const char *out, const char *source, const cv_options *o,
@@ -306,7 +293,11 @@ int cv_convert(wt_cache *cache, const char *out, const char *source, const cv_op
     goto done;
   }
   if (cv_checkpoint_open(cache, source, &j.ck, &j.where, err) != 0 || build(&j, err) != 0 ||
-      encode_header(&j, err) != 0 || write_out(&j, out, err) != 0)
+      encode_header(&j, err) != 0)
+    goto done;
+  j.where = out;
+  if (build_job(&j, out, err) != 0 || wt_job_write(&j.job, &j.out, err) != 0 ||
+      wt_out_commit(&j.out, err) != 0)
     goto done;
   r->size = j.out.size;
   rc = 0;
@@ -315,6 +306,9 @@ done:
     r->where = strdup(j.where);
   wt_out_abort(&j.out);
   cv_data_free(&j.data);
+  free(j.jt);
+  free(j.jk);
+  free(j.files);
   free(j.hdr.p);
   free(j.start);
   cv_kv_list_free(&j.kv);

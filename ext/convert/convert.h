@@ -15,8 +15,9 @@
 **   plan.c     the output tensors: names, types, shapes, rules;
 **   general.c, hparams.c, and the vocabulary part (vocab*.c): the metadata,
 **              in the converter's order, into a kv_list.c;
-**   data.c     the data section, streamed, then read back and checked.
-** The output is written as every writer here writes (write/out_file.h): a
+**   data.c     each tensor's bytes: copied by reference, or encoded a
+**              bounded piece at a time.
+** The output is written as every writer here writes (write/write_job.h): a
 ** temporary file in the output's folder, reserved, filled, its header
 ** parsed back and compared with what was asked (every key, every tensor's
 ** name, type, shape and offset), its tensor bytes read back and compared,

@@ -114,24 +114,6 @@ int wt_out_write(wt_out *o, const void *p, size_t n, wt_error *err) {
   return 0;
 }
 
-int wt_out_write_at(wt_out *o, uint64_t off, const void *p, size_t n, wt_error *err) {
-  const unsigned char *b = p;
-  if (off > o->size || n > o->size - off)
-    return wt_fail(err, "cannot rewrite bytes %llu to %llu of an output of %llu", U(off),
-                   U(off + n), U(o->size));
-  while (n > 0) {
-    ssize_t w = pwrite(o->fd, b, n, (off_t)off);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return wt_out_write_fail(off, err);
-    b += w;
-    n -= (size_t)w;
-    off += (uint64_t)w;
-  }
-  return 0;
-}
-
 int wt_out_zeros(wt_out *o, uint64_t n, wt_error *err) {
   static const unsigned char zeros[4096];
   while (n > 0) {

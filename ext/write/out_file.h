@@ -65,10 +65,6 @@ int wt_out_reserve(wt_out *o, uint64_t size, wt_error *err);
 /* Append n bytes of p. */
 int wt_out_write(wt_out *o, const void *p, size_t n, wt_error *err);
 
-/* Write n bytes of p at off, inside what was written already (a part
-** rewritten before the commit; the size does not change). */
-int wt_out_write_at(wt_out *o, uint64_t off, const void *p, size_t n, wt_error *err);
-
 /* Append n zero bytes. */
 int wt_out_zeros(wt_out *o, uint64_t n, wt_error *err);
 
