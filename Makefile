@@ -215,6 +215,13 @@ $(BUILD)/arch/.stamp: tests/gen_arch_gguf.py tests/gen_pairs.py
 	/usr/bin/python3 tests/gen_pairs.py $(BUILD)/arch/pairs
 	touch $@
 
+# Tiny Hugging Face checkpoints, good and broken, for gguf_convert's tests
+# (tests/convert_cases.test, tests/convert_errors.test).
+$(BUILD)/convert/.stamp: tests/gen_convert.py
+	rm -rf $(BUILD)/convert
+	/usr/bin/python3 tests/gen_convert.py $(BUILD)/convert
+	touch $@
+
 # Models with real shapes and no tensor data (sparse files) for the compute
 # buffer at scale (tests/memory_big.test).
 $(BUILD)/big/.stamp: tests/gen_big_gguf.py
@@ -279,7 +286,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/convert_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/write_job_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/convert_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/write_job_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(BUILD)/convert/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/exports_test.sh $(MODULE)

@@ -104,6 +104,12 @@ static int check_shape(const cv_arch *a, const cv_dims *d, const wt_tensor *t, c
   snprintf(base, sizeof(base), "%.*s", (int)(dot ? (size_t)(dot - stem) : strlen(stem)), stem);
   if (!expected_shape(a, d, base, bias, &rows, &cols))
     return 0;
+  if ((strcmp(base, "token_embd") == 0 || strcmp(base, "output") == 0) && t->ndim == 2 &&
+      t->dims[1] == cols && t->dims[0] != rows)
+    return wt_fail(err,
+                   "tensor %s has %llu rows (its vocabulary), but config.json's vocab_size is %llu",
+                   wt_quote(q, sizeof(q), t->name.p, t->name.n), (unsigned long long)t->dims[0],
+                   (unsigned long long)rows);
   if ((cols == 0 && (t->ndim != 1 || t->dims[0] != rows)) ||
       (cols != 0 && (t->ndim != 2 || t->dims[0] != rows || t->dims[1] != cols))) {
     if (cols == 0)
