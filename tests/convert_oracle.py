@@ -80,7 +80,7 @@ def main():
     shim = os.path.join(work, "shim.py")
     with open(shim, "w") as f:
         f.write(SHIM)
-    for case in sorted(os.listdir(cases)):
+    for case in sorted(c for c in os.listdir(cases) if not c.startswith("bad-")):
         src = os.path.join(work, case)
         shutil.rmtree(src, ignore_errors=True)
         shutil.copytree(os.path.join(cases, case), src)

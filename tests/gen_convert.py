@@ -6,8 +6,8 @@ hand), tokenizer_config.json and generation_config.json.
 
   tiny-llama3       LlamaForCausalLM, BF16, one file, tied (no lm_head), GQA
                     (4 heads, 2 KV heads), no head_dim, RoPE scaling "llama3"
-                    (the converter generates rope_freqs), a signaling NaN in
-                    one BF16 weight
+                    (the converter generates rope_freqs), a signaling NaN
+                    (0x7F81, written as bits) in one BF16 weight
   tiny-mistral      MistralForCausalLM, F16, 3 shards and an index, lm_head
   tiny-odd          LlamaForCausalLM, F32 and one F64 tensor, an FFN of 80
                     (no multiple of 32: Q8_0 falls back to F16), F32 values
@@ -16,7 +16,8 @@ hand), tokenizer_config.json and generation_config.json.
   tiny-qwen3        Qwen3ForCausalLM, BF16, head_dim 32 (4 heads of 32 over
                     a hidden size of 64), q/k norms, tied, sampling values in
                     generation_config.json (de3ff815 writes them)
-  tiny-gemma        GemmaForCausalLM, F32, head_dim 32
+  tiny-gemma        GemmaForCausalLM, F32, head_dim 32, an lm_head (as AutoAWQ
+                    saves one) that the converter drops
   tiny-gemma2       Gemma2ForCausalLM, F16 (its norms + 1 are rounded to F16
                     by the converter), the four norms of a layer, an lm_head
                     the converter drops
@@ -186,7 +187,7 @@ def layer_names(arch, i, n_head, n_kv, head_dim, hidden, ff):
 
 
 def make(dir_, name, arch, hf_arch, dtype, config, rng, lm_head=True, shards=1, layers=2,
-         special=None, gen=None, tokenizer_extra=None, shapes=None, raw=None):
+         special=None, gen=None, tokenizer_extra=None, shapes=None, raw=None, bits=None):
     hidden, n_head = config["hidden_size"], config["num_attention_heads"]
     n_kv = config.get("num_key_value_heads", n_head)
     head_dim = config.get("head_dim", hidden // n_head)
@@ -210,7 +211,10 @@ def make(dir_, name, arch, hf_arch, dtype, config, rng, lm_head=True, shards=1, 
             td, patch = special[tname]
             values[:len(patch)] = patch
         data = (raw or {}).get(tname)
-        tensors.append((tname, td, shape, encode(values, td) if data is None else data))
+        data = encode(values, td) if data is None else data
+        if bits and tname in bits:  # bytes no Python float carries (a signaling NaN)
+            data = bits[tname] + data[len(bits[tname]):]
+        tensors.append((tname, td, shape, data))
     tensors.reverse()  # not the name order
     write_checkpoint(folder, tensors, shards)
     cfg = {"architectures": [hf_arch], "model_type": arch, "num_hidden_layers": layers,
@@ -246,14 +250,12 @@ def cfg(**kw):
 def main():
     out = sys.argv[1]
     rng = random.Random(20250220)
-    snan = 0x7F81  # a signaling NaN (quiet bit 0x40 clear)
-    nan_f32 = struct.unpack("<f", struct.pack("<I", snan << 16))[0]
     make(out, "tiny-llama3", "llama", "LlamaForCausalLM", "BF16",
          cfg(rope_theta=500000.0, tie_word_embeddings=True,
              rope_scaling={"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
                            "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}),
          rng, lm_head=False,
-         special={"model.layers.1.mlp.up_proj.weight": ("BF16", [0.25, nan_f32, -0.5])})
+         bits={"model.layers.1.mlp.up_proj.weight": struct.pack("<3H", 0x3E80, 0x7F81, 0xBF00)})
     make(out, "tiny-mistral", "mistral", "MistralForCausalLM", "F16",
          cfg(sliding_window=4096, head_dim=16), rng, shards=3)
     ties = [1.0 + 2 ** -11, 1.0 + 3 * 2 ** -11, 65520.0, -70000.0, 2 ** -25, 3 * 2 ** -26, 1e-8]
@@ -273,7 +275,7 @@ def main():
               "repetition_penalty": 1.1})
     make(out, "tiny-gemma", "gemma", "GemmaForCausalLM", "F32",
          cfg(head_dim=32, num_key_value_heads=1, rms_norm_eps=1e-06, max_position_embeddings=8192),
-         rng, lm_head=False)
+         rng)
     make(out, "tiny-gemma2", "gemma2", "Gemma2ForCausalLM", "F16",
          cfg(head_dim=16, attn_logit_softcapping=50.0, final_logit_softcapping=30.0,
              sliding_window=4096, query_pre_attn_scalar=16, rms_norm_eps=1e-06,

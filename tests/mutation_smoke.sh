@@ -115,4 +115,24 @@ mutant views_ignored 'st[t->view_src].n_views++;' '(void)0;'
 mutant no_rotation 'return ti != NULL && ti->block_size > 1 && head > 0 && head % LG_ROT_MIN == 0;' \
   'return 0 * (ti != NULL && ti->block_size > 1 && head > 0 && head % LG_ROT_MIN == 0);'
 
+# the converter (tests/convert*.test): llama's q/k rows left in the
+# checkpoint's order; gemma's norms not shifted by 1, or shifted in float32
+# where the converter rounds an F16 checkpoint's to F16; gemma's lm_head
+# written; Q8_0's halves rounded to even; F16 rounding by truncation; a BF16
+# NaN not made quiet, or a BF16 tensor with a signaling NaN copied as it is;
+# a shard's tensors in file order, not name order
+mutant cv_no_permute 'o->heads = wt_qk_heads(' 'o->heads = 0 * wt_qk_heads('
+mutant cv_no_shift 'o->plus_one = (a->rules & CV_RULE_NORM_PLUS_ONE)' \
+  'o->plus_one = 0 && (a->rules & CV_RULE_NORM_PLUS_ONE)'
+mutant cv_shift_f32 'cv_plus_one(f, n, o->src_type == CV_SRC_F16);' 'cv_plus_one(f, n, 0);'
+mutant cv_lm_head '{"GemmaForCausalLM", "gemma", CV_CONV_C392E50, CV_RULE_NORM_PLUS_ONE | CV_RULE_SKIP_LM_HEAD,' \
+  '{"GemmaForCausalLM", "gemma", CV_CONV_C392E50, CV_RULE_NORM_PLUS_ONE,'
+mutant cv_q8_0_even 'q = t + ((a - (float)t) >= 0.5f);' \
+  'q = t + ((a - (float)t) > 0.5f || ((a - (float)t) == 0.5f && (t & 1)));'
+mutant cv_f16_truncate 'if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))' 'if (rest > 0x10000u)'
+mutant cv_bf16_nan 'return (uint16_t)((u >> 16) | 0x40u);' 'return (uint16_t)(u >> 16);'
+mutant cv_snan_copied '*copy = !bf16_signaling(d->src_buf, k / 2);' '*copy = !bf16_signaling(d->src_buf, 0);'
+mutant cv_unsorted 'qsort(c->in + first, c->n_in - first, sizeof(*c->in), cmp_in);' \
+  'qsort(c->in + first, 0, sizeof(*c->in), cmp_in);'
+
 echo "mutation smoke: all $caught faults caught"
