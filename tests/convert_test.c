@@ -160,6 +160,9 @@ static void q8_case(const char *what, const char *in, const float *values, const
   unhex(want, exp);
   cv_q8_0_block(x, got);
   CHECK(memcmp(got, exp, sizeof(got)) == 0, "q8_0 %s: bytes differ from gguf-py's", what);
+  cv_encode(CV_GGML_Q8_0, x, CV_QK8_0, got); /* the AVX2 kernel, where the CPU has it */
+  CHECK(memcmp(got, exp, sizeof(got)) == 0, "q8_0 %s (cv_encode): bytes differ from gguf-py's",
+        what);
 }
 
 static void test_q8_0(void) {
@@ -214,6 +217,52 @@ static void test_q8_0(void) {
           "007c0000000000000000000000000000000000000000000000000000000000000000");
   q8_case("d over F16's range", NULL, big,
           "4e607f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f");
+}
+
+/* The vector kernels (cv_encode, cv_src_to_f32, cv_bf16_quiet) against
+** the scalar rules, value by value, on values of every kind: random bits
+** (NaNs of both kinds, infinities, subnormals included) and Gaussian
+** weights. */
+static void test_kernels(void) {
+  enum { N = 4096 + 13 };
+  static float x[N], back[N];
+  static unsigned char out[4 * N], half[2 * N], quiet[2 * N];
+  uint32_t r = 12345;
+  size_t i, bad = 0;
+  for (i = 0; i < N; i++) {
+    r = r * 1103515245u + 12345u;
+    x[i] = i % 3 == 0 ? f32_of(r ^ (r << 13)) : (float)((int32_t)r) * 0x1p-38f;
+    half[2 * i] = (unsigned char)(r >> 8);
+    half[2 * i + 1] = (unsigned char)(r >> 16);
+  }
+  cv_encode(CV_GGML_F16, x, N, out);
+  for (i = 0; i < N; i++)
+    bad += (out[2 * i] | out[2 * i + 1] << 8) != cv_f32_to_f16(x[i]);
+  CHECK(bad == 0, "cv_encode F16: %zu of %d values differ from cv_f32_to_f16", bad, N);
+  cv_encode(CV_GGML_BF16, x, N, out);
+  for (bad = 0, i = 0; i < N; i++)
+    bad += (out[2 * i] | out[2 * i + 1] << 8) != cv_f32_to_bf16(x[i]);
+  CHECK(bad == 0, "cv_encode BF16: %zu of %d values differ from cv_f32_to_bf16", bad, N);
+  cv_src_to_f32(CV_SRC_F16, half, N, back);
+  for (bad = 0, i = 0; i < N; i++) {
+    float w = wt_f16_to_f32((uint16_t)(half[2 * i] | half[2 * i + 1] << 8));
+    bad += memcmp(&w, &back[i], 4) != 0;
+  }
+  CHECK(bad == 0, "F16 to float32: %zu of %d values differ from the scalar rule", bad, N);
+  cv_bf16_quiet(half, N, quiet);
+  for (bad = 0, i = 0; i < N; i++) {
+    uint16_t h = (uint16_t)(half[2 * i] | half[2 * i + 1] << 8);
+    uint16_t want = cv_f32_to_bf16(f32_of((uint32_t)h << 16));
+    bad += (quiet[2 * i] | quiet[2 * i + 1] << 8) != want;
+  }
+  CHECK(bad == 0, "BF16 kept: %zu of %d values differ from the float32 round trip", bad, N);
+  cv_encode(CV_GGML_Q8_0, x, N / CV_QK8_0 * CV_QK8_0, out);
+  for (bad = 0, i = 0; i + CV_QK8_0 <= N; i += CV_QK8_0) {
+    unsigned char one[CV_Q8_0_BYTES];
+    cv_q8_0_block(x + i, one);
+    bad += memcmp(one, out + i / CV_QK8_0 * CV_Q8_0_BYTES, CV_Q8_0_BYTES) != 0;
+  }
+  CHECK(bad == 0, "cv_encode Q8_0: %zu blocks differ from cv_q8_0_block", bad);
 }
 
 /* gemma's 1 + w of an F16 checkpoint: rounded to F16 after the float32 sum. */
@@ -659,6 +708,7 @@ int main(void) {
   test_f16();
   test_bf16();
   test_q8_0();
+  test_kernels();
   test_plus_one();
   test_model_ids();
   test_labels();

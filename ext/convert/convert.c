@@ -223,6 +223,9 @@ static int build_job(cv_job *j, const char *path, wt_error *err) {
   if (j->jt == NULL || j->jk == NULL || j->files == NULL)
     return wt_fail(err, "out of memory");
   j->data.plan = &j->plan;
+  j->data.hash = calloc(j->plan.n + 1, sizeof(*j->data.hash));
+  if (j->data.hash == NULL)
+    return wt_fail(err, "out of memory");
   for (i = 0; i < j->plan.n; i++) {
     const cv_out_tensor *o = &j->plan.t[i];
     wt_job_tensor *t = &j->jt[i];
@@ -234,7 +237,7 @@ static int build_job(cv_job *j, const char *path, wt_error *err) {
     t->dims = o->ne;
     t->nbytes = o->nbytes;
     t->data_start = j->start[i];
-    if (cv_data_is_copy(&j->data, i, &copy, err) != 0) {
+    if (cv_data_is_copy(&j->data, i, j->opt->verify, &copy, err) != 0) {
       j->where = o->in->src->path;
       return -1;
     }
@@ -242,6 +245,7 @@ static int build_job(cv_job *j, const char *path, wt_error *err) {
       t->from = WT_FROM_FILE;
       t->file = &o->in->src->file;
       t->file_off = o->in->t->offset;
+      t->file_hash = j->data.hash[i][0] ? j->data.hash[i] : NULL;
     } else {
       t->from = WT_FROM_ENCODER;
       t->encode = cv_data_encode;

@@ -69,6 +69,12 @@ uint64_t cv_type_bytes(int t, uint64_t n);
 ** a multiple of CV_QK8_0) into out, cv_type_bytes(t, n) bytes. */
 void cv_encode(int t, const float *x, size_t n, unsigned char *out);
 
+/* BF16 kept as BF16: the n values at src into dst as the converter's
+** float32 round trip leaves them, every value as it is but a signaling
+** NaN (exponent all ones, a mantissa without the quiet bit 0x40), made
+** quiet. */
+void cv_bf16_quiet(const unsigned char *src, size_t n, unsigned char *dst);
+
 /* One Q8_0 block of x[0..32) into out[0..34). */
 void cv_q8_0_block(const float *x, unsigned char *out);
 

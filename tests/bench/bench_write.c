@@ -30,7 +30,6 @@
 #define WRITE_REPS         3
 #define WRITE_MAX_RATIO    1.2
 #define WRITE_MEMORY_SLACK ((double)(64 << 20))
-#define SHARDS             3
 
 /* snprintf that ends the run rather than cut a path or a query short. */
 __attribute__((format(printf, 3, 4))) static void fmt(char *out, size_t n, const char *f, ...) {
@@ -43,16 +42,8 @@ __attribute__((format(printf, 3, 4))) static void fmt(char *out, size_t n, const
     bench_die("bench_write: a path or query is too long");
 }
 
-/* A durable copy of ranges of files into a new file: the floor. */
-typedef struct copy_arg {
-  const char *out;
-  const char *src[SHARDS];
-  uint64_t off[SHARDS], n[SHARDS];
-  int n_src;
-  int durable; /* fsync and rename, as the functions do */
-} copy_arg;
-
-static void floor_copy(void *p) {
+/* A durable copy of ranges of files into a new file: the floor (bench.h). */
+void floor_copy(void *p) {
   const copy_arg *a = p;
   char tmp[4200];
   int i, fd;
