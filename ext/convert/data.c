@@ -12,6 +12,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "bytes/digest.h"
 #include "bytes/source.h"
@@ -66,6 +68,17 @@ static int data_decode(void *arg, const unsigned char *p, size_t n, wt_error *er
   return 0;
 }
 
+/* Give back the pages of bytes [at, at + n) of f's mapping that the
+** conversion is done with: they stay in the page cache, but leave the
+** process's resident memory, which so stays bounded whatever the model's
+** size (the next piece faults its own pages in). */
+static void data_release(const wt_file *f, uint64_t at, size_t n) {
+  uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), lo = (at + page - 1) / page * page;
+  uint64_t hi = (at + n) / page * page;
+  if (hi > lo)
+    madvise((void *)(f->map + lo), (size_t)(hi - lo), MADV_DONTNEED);
+}
+
 /* Run fn over bytes [off, off + n) of o's checkpoint tensor: in place in
 ** the file's mapping, under its guard (bytes/file.h), for a local file
 ** that maps (whatever the connection's weights_mmap: the converter reads
@@ -74,11 +87,13 @@ static int data_decode(void *arg, const unsigned char *p, size_t n, wt_error *er
 static int data_scan(cv_data *d, const cv_out_tensor *o, uint64_t off, size_t n, wt_scan_fn fn,
                      void *arg, wt_error *err) {
   wt_source *src = o->in->src;
-  if (!src->file.remote && n > WT_AHEAD_SMALL && wt_file_map(&src->file))
-    return wt_file_scan_mapped(&src->file, o->in->t->offset + off, n, fn, arg, err) != 0
-               ? -1
-               : wt_file_unchanged(&src->file, err);
-  return wt_tensor_scan(src, o->in->t, off, n, d->src_buf, fn, arg, err);
+  uint64_t at = o->in->t->offset + off;
+  if (src->file.remote || n <= WT_AHEAD_SMALL || !wt_file_map(&src->file))
+    return wt_tensor_scan(src, o->in->t, off, n, d->src_buf, fn, arg, err);
+  if (wt_file_scan_mapped(&src->file, at, n, fn, arg, err) != 0)
+    return -1;
+  data_release(&src->file, at, n);
+  return wt_file_unchanged(&src->file, err);
 }
 
 /* Elements [e, e + n) of o's checkpoint tensor (or generated values) as

@@ -90,6 +90,9 @@ void gen_iq2xxs(bench_inputs *in, int verbose);
 void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void bench_die_sys(const char *what) __attribute__((noreturn));
 
+/* snprintf that ends the run rather than cut a path or a query short. */
+void bench_fmt(char *out, size_t n, const char *f, ...) __attribute__((format(printf, 3, 4)));
+
 /* The clock, in seconds: the process's CPU time (user + system), which a
 ** shared machine disturbs less than wall time; the monotonic wall clock
 ** when bench_wall_clock is set. */
@@ -239,6 +242,18 @@ typedef struct copy_arg {
   int durable; /* fsync and rename, as the functions do */
 } copy_arg;
 void floor_copy(void *p);
+
+/* A writer's run, a bench_fn of an ext_arg: the query (which must give a
+** row), then the output removed. */
+typedef struct ext_arg {
+  sqlite3 *db;
+  const char *sql, *out;
+} ext_arg;
+void ext_write(void *p);
+
+/* The median wall-clock seconds of WRITE_REPS runs of fn (a writer's). */
+#define WRITE_REPS 3
+double median_of(bench_fn fn, void *arg);
 
 /* ---- gguf_convert() (bench_convert.c) ---- */
 

@@ -12,11 +12,10 @@
 **      read back), to show what the check costs.
 **   4. The peak memory (VmHWM) of 1 and 2 against a bare connection: the
 **      target is the output's header plus 64 MiB, whatever the model's size.
-** Wall-clock time, medians of CONVERT_REPS runs; each output is removed
+** Wall-clock time, medians of WRITE_REPS runs; each output is removed
 ** after its run.
 */
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +23,6 @@
 
 #include "bench.h"
 
-#define CONVERT_REPS         3
 #define CONVERT_MEMORY_SLACK ((double)(64 << 20))
 
 /* SmolLM2-135M's config.json (HuggingFaceTB/SmolLM2-135M), the keys the
@@ -37,58 +35,20 @@ static const char SMOLLM_CONFIG[] =
     " \"tie_word_embeddings\": true, \"torch_dtype\": \"bfloat16\", \"bos_token_id\": 0,\n"
     " \"eos_token_id\": 0}\n";
 
-/* snprintf that ends the run rather than cut a path or a query short. */
-__attribute__((format(printf, 3, 4))) static void fmt(char *out, size_t n, const char *f, ...) {
-  va_list ap;
-  int k;
-  va_start(ap, f);
-  k = vsnprintf(out, n, f, ap);
-  va_end(ap);
-  if (k < 0 || (size_t)k >= n)
-    bench_die("bench_convert: a path or query is too long");
-}
-
 /* The checkpoint folder: config.json and model.safetensors, a link to the
 ** generated file. */
 static void make_folder(const bench_inputs *in, char *dir, size_t n) {
   char path[4300], target[PATH_MAX];
   FILE *f;
-  fmt(dir, n, "%s/convert/SmolLM2-135M", in->cache);
+  bench_fmt(dir, n, "%s/convert/SmolLM2-135M", in->cache);
   bench_mkdirs(dir);
-  fmt(path, sizeof(path), "%s/model.safetensors", dir);
+  bench_fmt(path, sizeof(path), "%s/model.safetensors", dir);
   unlink(path);
   if (realpath(in->st_path, target) == NULL || symlink(target, path) != 0)
     bench_die_sys(path);
-  fmt(path, sizeof(path), "%s/config.json", dir);
+  bench_fmt(path, sizeof(path), "%s/config.json", dir);
   if ((f = fopen(path, "w")) == NULL || fputs(SMOLLM_CONFIG, f) < 0 || fclose(f) != 0)
     bench_die_sys(path);
-}
-
-/* The extension's run: the query, then the output removed. */
-typedef struct conv_arg {
-  sqlite3 *db;
-  const char *sql, *out;
-} conv_arg;
-
-static void ext_convert(void *p) {
-  const conv_arg *a = p;
-  char *err = NULL, *v = sql_value(a->db, a->sql, NULL, &err);
-  if (v == NULL)
-    bench_die("%s: %s", a->sql, err ? err : "no row");
-  sqlite3_free(v);
-  unlink(a->out);
-}
-
-/* Median seconds of CONVERT_REPS runs of fn. */
-static double median_of(bench_fn fn, void *arg) {
-  double t[CONVERT_REPS];
-  int r;
-  for (r = 0; r < CONVERT_REPS; r++) {
-    double t0 = bench_now();
-    fn(arg);
-    t[r] = bench_now() - t0;
-  }
-  return bench_median(t, CONVERT_REPS);
 }
 
 static void add_row(const char *name, double f, double e, uint64_t bytes, double target,
@@ -115,7 +75,7 @@ static void peak_row(const char *ext_path, sqlite3 *db, const char *name, const 
   double bare = 1024.0 * (double)sql_peak_kb(ext_path, NULL, NULL);
   double peak = 1024.0 * (double)sql_peak_kb(ext_path, sql, NULL), header, limit;
   bench_row row = {0};
-  fmt(q, sizeof(q), "SELECT json_extract(gguf_info('%s'), '$.data_offset')", out);
+  bench_fmt(q, sizeof(q), "SELECT json_extract(gguf_info('%s'), '$.data_offset')", out);
   if ((v = sql_value(db, q, NULL, &err)) == NULL)
     bench_die("%s: %s", q, err ? err : "no row");
   header = atof(v);
@@ -137,30 +97,32 @@ static void peak_row(const char *ext_path, sqlite3 *db, const char *name, const 
 void run_convert(const char *ext_path, const bench_inputs *in) {
   char dir[4200], out[4300], bf16[9000], q8[9000], nov[9000];
   sqlite3 *db = sql_open(ext_path);
-  conv_arg e = {db, bf16, out};
+  ext_arg e = {db, bf16, out};
   copy_arg c = {0};
   double f, x;
   int wall = bench_wall_clock;
   make_folder(in, dir, sizeof(dir));
-  fmt(out, sizeof(out), "%s/../converted.gguf", dir);
-  fmt(bf16, sizeof(bf16), "SELECT gguf_convert('%s', '%s')", out, dir);
-  fmt(q8, sizeof(q8), "SELECT gguf_convert('%s', '%s', json_object('outtype', 'q8_0'))", out, dir);
-  fmt(nov, sizeof(nov), "SELECT gguf_convert('%s', '%s', json_object('verify', 0))", out, dir);
+  bench_fmt(out, sizeof(out), "%s/../converted.gguf", dir);
+  bench_fmt(bf16, sizeof(bf16), "SELECT gguf_convert('%s', '%s')", out, dir);
+  bench_fmt(q8, sizeof(q8), "SELECT gguf_convert('%s', '%s', json_object('outtype', 'q8_0'))", out,
+            dir);
+  bench_fmt(nov, sizeof(nov), "SELECT gguf_convert('%s', '%s', json_object('verify', 0))", out,
+            dir);
   c = (copy_arg){out, {in->st_path}, {0}, {in->st_size}, 1, 1};
   bench_wall_clock = 1;
   fprintf(stderr, "bench: gguf_convert of the %.0f MB SmolLM2-shaped checkpoint\n",
           (double)in->st_size / 1e6);
-  ext_convert(&e); /* the checkpoint's pages in the cache, as for the floor's runs */
+  ext_write(&e); /* the checkpoint's pages in the cache, as for the floor's runs */
   f = median_of(floor_copy, &c);
-  x = median_of(ext_convert, &e);
+  x = median_of(ext_write, &e);
   add_row("gguf_convert: SmolLM2-shaped BF16 to BF16", f, x, in->st_size, 1.2,
           "floor: copy_file_range of the checkpoint, fsync, rename (cp + sync)");
   e.sql = q8;
-  x = median_of(ext_convert, &e);
+  x = median_of(ext_write, &e);
   add_row("gguf_convert: SmolLM2-shaped BF16 to Q8_0", f, x, in->st_size, 1.5,
           "every matrix read, quantized to Q8_0 and written; the same floor");
   e.sql = nov;
-  x = median_of(ext_convert, &e);
+  x = median_of(ext_write, &e);
   add_row("gguf_convert to BF16, \"verify\": 0", f, x, in->st_size, 0,
           "the header checked, the tensors' bytes not read back");
   peak_row(ext_path, db, "gguf_convert to BF16", bf16, out);
