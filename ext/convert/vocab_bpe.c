@@ -282,7 +282,7 @@ static int pre_model(bpe *b, size_t model, cv_bpe_model *m, wt_error *err) {
   if (!m->tok || !m->tok_n) return wt_fail(err, "out of memory");
   for (uint64_t i = 0; i < b->n_base; i++) {
     size_t n;
-    if (i >= b->n_ids || !b->tok[i].used || b->tok[i].added) { /* holes: no named tokenizer has them */
+    if (i >= b->n_ids || !b->tok[i].used) { /* holes: no named tokenizer has them */
       m->n_base = 0;
       break;
     }

@@ -76,11 +76,11 @@ static const char *const smollm_specials[] = {
 static const pre_rule rules[] = {
     {"llama-bpe", "Llama 3", "null",
      "Sequence[Split(Regex=" LLAMA3_RE ",Isolated,invert=0),ByteLevel(prefix=0,regex=0)]", 1, 128000, 280147,
-     0x9d1e6b7ec63f0bcfULL, NULL},
+     0xeb36bc07b459fc7fULL, NULL},
     {"qwen2", "Qwen1.5 to Qwen3", "NFC",
      "Sequence[Split(Regex=" QWEN2_RE ",Isolated,invert=0),ByteLevel(prefix=0,regex=0)]", 0, 151643, 151387,
-     0x4f5e0cb8ea0e0a9dULL, NULL},
-    {"gpt-2", "GPT-2", "null", "ByteLevel(prefix=0,regex=1)", 0, 50257, 50000, 0x5b1bd00b2a2bb3a7ULL, NULL},
+     0x7239c5bf9a2e3c30ULL, NULL},
+    {"gpt-2", "GPT-2", "null", "ByteLevel(prefix=0,regex=1)", 0, 50257, 50000, 0x7b0e8f4736c1c0cbULL, NULL},
     {"smollm", "SmolLM, SmolLM2", "null", "Sequence[Digits(individual=1),ByteLevel(prefix=0,regex=1)]", 0, 49152, 0,
      0, smollm_specials},
 };
@@ -128,16 +128,22 @@ static void sig(cv_json *j, size_t t, const char *list_key, wt_buf *b, int depth
     wb_put(b, s, strlen(s));
   } else if (cvj_is(j, ty, "Digits")) {
     WB_LIT(b, "Digits(individual=");
-    WB_LIT(b, flag(j, t, "individual_digits", 0) ? "1)" : "0)");
+    wb_put(b, flag(j, t, "individual_digits", 0) ? "1)" : "0)", 2);
   } else if (cvj_is(j, ty, "Split")) {
     size_t pat = cvj_get(j, t, "pattern");
     size_t re = pat ? cvj_get(j, pat, "Regex") : 0, str = pat ? cvj_get(j, pat, "String") : 0;
     WB_LIT(b, "Split(");
-    WB_LIT(b, re ? "Regex=" : "String=");
+    if (re)
+      WB_LIT(b, "Regex=");
+    else
+      WB_LIT(b, "String=");
     put_str(j, re ? re : str, b, err);
     WB_LIT(b, ",");
     put_str(j, cvj_get(j, t, "behavior"), b, err);
-    WB_LIT(b, flag(j, t, "invert", 0) ? ",invert=1)" : ",invert=0)");
+    if (flag(j, t, "invert", 0))
+      WB_LIT(b, ",invert=1)");
+    else
+      WB_LIT(b, ",invert=0)");
   } else {
     put_str(j, ty, b, err);
     if (cvj_count(j, t) > 1) WB_LIT(b, "(...)");
