@@ -41,16 +41,16 @@
 
 static int passed, failed;
 
-#define CHECK(cond, ...)                                                                                      \
-  do {                                                                                                        \
-    if (cond) {                                                                                               \
-      passed++;                                                                                               \
-    } else {                                                                                                  \
-      failed++;                                                                                               \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                             \
-      printf(__VA_ARGS__);                                                                                    \
-      printf("\n");                                                                                           \
-    }                                                                                                         \
+#define CHECK(cond, ...)                                                                           \
+  do {                                                                                             \
+    if (cond) {                                                                                    \
+      passed++;                                                                                    \
+    } else {                                                                                       \
+      failed++;                                                                                    \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
+      printf(__VA_ARGS__);                                                                         \
+      printf("\n");                                                                                \
+    }                                                                                              \
   } while (0)
 
 /* ---- a sink that keeps what it is given --------------------------------- */
@@ -67,10 +67,12 @@ typedef struct keep {
   size_t n, cap;
 } keep;
 
-static int keep_add(void *ctx, const char *key, uint32_t type, const unsigned char *val, size_t n, wt_error *err) {
+static int keep_add(void *ctx, const char *key, uint32_t type, const unsigned char *val, size_t n,
+                    wt_error *err) {
   keep *k = ctx;
   for (size_t i = 0; i < k->n; i++)
-    if (strcmp(k->e[i].key, key) == 0) return wt_fail(err, "sink: %s given twice", key);
+    if (strcmp(k->e[i].key, key) == 0)
+      return wt_fail(err, "sink: %s given twice", key);
   if (k->n == k->cap) {
     k->cap = k->cap ? 2 * k->cap : 16;
     k->e = realloc(k->e, k->cap * sizeof(*k->e));
@@ -95,7 +97,8 @@ static void keep_free(keep *k) {
 
 static const entry *keep_get(const keep *k, const char *key) {
   for (size_t i = 0; i < k->n; i++)
-    if (strcmp(k->e[i].key, key) == 0) return &k->e[i];
+    if (strcmp(k->e[i].key, key) == 0)
+      return &k->e[i];
   return NULL;
 }
 
@@ -103,7 +106,8 @@ static const entry *keep_get(const keep *k, const char *key) {
 
 static unsigned char *slurp(const char *path, size_t *n) {
   FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
+  if (!f)
+    return NULL;
   fseek(f, 0, SEEK_END);
   long len = ftell(f);
   fseek(f, 0, SEEK_SET);
@@ -122,10 +126,12 @@ static void load_dir(const char *arch, const char *dir, cv_vocab_files *f) {
   memset(f, 0, sizeof(*f));
   f->dir_name = dir;
   unsigned want = cv_vocab_files_wanted(arch);
-  cv_file_bytes *slot[] = {&f->tokenizer_model, &f->tokenizer_json, &f->tokenizer_config, &f->added_tokens,
-                           &f->config,          &f->merges_txt,     &f->chat_template_jinja, &f->chat_template_json};
+  cv_file_bytes *slot[] = {
+      &f->tokenizer_model, &f->tokenizer_json, &f->tokenizer_config,    &f->added_tokens,
+      &f->config,          &f->merges_txt,     &f->chat_template_jinja, &f->chat_template_json};
   for (unsigned i = 0; i < 8; i++) {
-    if (!(want & (1u << i))) continue;
+    if (!(want & (1u << i)))
+      continue;
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s", dir, cv_vocab_file_name(1u << i));
     slot[i]->p = slurp(path, &slot[i]->n);
@@ -143,8 +149,8 @@ static void free_files(cv_vocab_files *f) {
   free((void *)f->chat_template_json.p);
 }
 
-static int run(const char *arch, const cv_vocab_files *f, uint64_t n_vocab, keep *k, cv_vocab_info *info,
-               wt_error *err) {
+static int run(const char *arch, const cv_vocab_files *f, uint64_t n_vocab, keep *k,
+               cv_vocab_info *info, wt_error *err) {
   cv_kv_sink sink = {k, keep_add};
   memset(k, 0, sizeof(*k));
   return cv_vocab_write(arch, f, n_vocab, &sink, info, err);
@@ -157,7 +163,8 @@ static int is_vocab_key(const char *k, size_t n) {
 }
 
 /* The value bytes of a parsed GGUF entry, after the type tag. */
-static void ref_value(const unsigned char *data, const wt_meta *m, const unsigned char **p, size_t *n) {
+static void ref_value(const unsigned char *data, const wt_meta *m, const unsigned char **p,
+                      size_t *n) {
   uint64_t start = m->type == GGUF_TYPE_ARRAY ? m->value_pos - 12 : m->value_pos;
   *p = data + start;
   *n = (size_t)(m->value_pos + m->value_len - start);
@@ -170,8 +177,10 @@ static uint32_t rd32(const unsigned char *p);
 static size_t array_prefix(const unsigned char *v, size_t len, uint64_t n) {
   uint32_t et = rd32(v);
   size_t o = 12;
-  if (rd64(v + 4) < n) return 0;
-  for (uint64_t i = 0; i < n && o < len; i++) o += et == GGUF_TYPE_STRING ? 8 + rd64(v + o) : 4;
+  if (rd64(v + 4) < n)
+    return 0;
+  for (uint64_t i = 0; i < n && o < len; i++)
+    o += et == GGUF_TYPE_STRING ? 8 + rd64(v + o) : 4;
   return o;
 }
 
@@ -190,7 +199,8 @@ static int compare(int argc, char **argv) {
   load_dir(arch, dir, &f);
   uint64_t n_vocab = 0;
   for (size_t i = 0; i < m.n_meta; i++)
-    if (m.meta[i].key.n == 21 && memcmp(m.meta[i].key.p, "tokenizer.ggml.tokens", 21) == 0) n_vocab = m.meta[i].count;
+    if (m.meta[i].key.n == 21 && memcmp(m.meta[i].key.p, "tokenizer.ggml.tokens", 21) == 0)
+      n_vocab = m.meta[i].count;
   if (run(arch, &f, 0, &k, NULL, &err) != 0) {
     printf("FAIL %s %s: %s\n", arch, dir, err.msg);
     failed++;
@@ -204,35 +214,44 @@ static int compare(int argc, char **argv) {
         size_t kl = strlen(key);
         if (strncmp(argv[a], key, kl) == 0 && (argv[a][kl] == 0 || argv[a][kl] == ':')) {
           wanted = 1;
-          if (argv[a][kl] == ':') prefix = strtoull(argv[a] + kl + 1, NULL, 10);
+          if (argv[a][kl] == ':')
+            prefix = strtoull(argv[a] + kl + 1, NULL, 10);
         }
       }
-      if (!wanted) continue;
+      if (!wanted)
+        continue;
       size_t j;
       for (j = 0; j < m.n_meta; j++)
-        if (m.meta[j].key.n == strlen(key) && memcmp(m.meta[j].key.p, key, m.meta[j].key.n) == 0) break;
+        if (m.meta[j].key.n == strlen(key) && memcmp(m.meta[j].key.p, key, m.meta[j].key.n) == 0)
+          break;
       CHECK(j < m.n_meta, "%s: we write %s, the converter does not", ref, key);
-      if (j == m.n_meta) continue;
+      if (j == m.n_meta)
+        continue;
       const unsigned char *p;
       size_t n;
       ref_value(data, &m.meta[j], &p, &n);
-      CHECK(m.meta[j].type == k.e[i].type, "%s: %s has type %u, the converter's %u", ref, key, k.e[i].type, m.meta[j].type);
+      CHECK(m.meta[j].type == k.e[i].type, "%s: %s has type %u, the converter's %u", ref, key,
+            k.e[i].type, m.meta[j].type);
       if (prefix) { /* the first elements only: their bytes after the count */
         size_t a = array_prefix(k.e[i].val, k.e[i].n, prefix), b = array_prefix(p, n, prefix);
-        CHECK(a && a == b && memcmp(k.e[i].val + 12, p + 12, a - 12) == 0, "%s: the first %llu of %s differ", ref,
-              (unsigned long long)prefix, key);
+        CHECK(a && a == b && memcmp(k.e[i].val + 12, p + 12, a - 12) == 0,
+              "%s: the first %llu of %s differ", ref, (unsigned long long)prefix, key);
         continue;
       }
       int same = n == k.e[i].n && memcmp(p, k.e[i].val, n) == 0;
       size_t at = 0;
-      while (!same && at < n && at < k.e[i].n && p[at] == k.e[i].val[at]) at++;
-      CHECK(same, "%s: %s differs from the converter's (%zu bytes against %zu, first difference at byte %zu)", ref,
-            key, k.e[i].n, n, at);
+      while (!same && at < n && at < k.e[i].n && p[at] == k.e[i].val[at])
+        at++;
+      CHECK(same,
+            "%s: %s differs from the converter's (%zu bytes against %zu, first difference at byte "
+            "%zu)",
+            ref, key, k.e[i].n, n, at);
       CHECK(argc > 5 || j >= last, "%s: %s is out of the converter's order", ref, key);
       last = j;
     }
     for (size_t j = 0; argc <= 5 && j < m.n_meta; j++) {
-      if (!is_vocab_key(m.meta[j].key.p, m.meta[j].key.n)) continue;
+      if (!is_vocab_key(m.meta[j].key.p, m.meta[j].key.n))
+        continue;
       char key[256];
       snprintf(key, sizeof(key), "%.*s", (int)m.meta[j].key.n, m.meta[j].key.p);
       CHECK(keep_get(&k, key), "%s: the converter writes %s, we do not", ref, key);
@@ -240,7 +259,8 @@ static int compare(int argc, char **argv) {
     for (int a = 5; a < argc; a++) {
       char key[256];
       snprintf(key, sizeof(key), "%s", argv[a]);
-      if (strchr(key, ':')) *strchr(key, ':') = 0;
+      if (strchr(key, ':'))
+        *strchr(key, ':') = 0;
       CHECK(keep_get(&k, key), "%s: we do not write %s", ref, key);
     }
     (void)n_vocab;
@@ -270,7 +290,8 @@ static void print_str(const unsigned char *p, size_t n) {
 
 static uint64_t rd64(const unsigned char *p) {
   uint64_t v = 0;
-  for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+  for (int i = 7; i >= 0; i--)
+    v = v << 8 | p[i];
   return v;
 }
 
@@ -361,7 +382,8 @@ static int expect_fail(const char *arch, const char *dir, const char *text) {
   load_dir(arch, dir, &f);
   int rc = run(arch, &f, 0, &k, NULL, &err);
   CHECK(rc != 0, "%s %s: converted, but should fail with '%s'", arch, dir, text);
-  if (rc != 0) CHECK(strstr(err.msg, text) != NULL, "%s %s: error '%s' lacks '%s'", arch, dir, err.msg, text);
+  if (rc != 0)
+    CHECK(strstr(err.msg, text) != NULL, "%s %s: error '%s' lacks '%s'", arch, dir, err.msg, text);
   CHECK(rc != 0 ? k.n == 0 : 1, "%s %s: the sink got entries before the error", arch, dir);
   keep_free(&k);
   free_files(&f);
@@ -382,7 +404,8 @@ int main(int argc, char **argv) {
   else if (argc == 1)
     builtin_cases();
   else {
-    fprintf(stderr, "usage: vocab_test [--compare ARCH DIR REF.gguf [KEY...] | --dump ARCH DIR | --digest DIR | "
+    fprintf(stderr, "usage: vocab_test [--compare ARCH DIR REF.gguf [KEY...] | --dump ARCH DIR | "
+                    "--digest DIR | "
                     "--fail ARCH DIR TEXT]\n");
     return 2;
   }

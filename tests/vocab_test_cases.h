@@ -11,7 +11,8 @@ static void pb_varint(wt_buf *b, uint64_t v) {
   do {
     unsigned char c = v & 0x7f;
     v >>= 7;
-    if (v) c |= 0x80;
+    if (v)
+      c |= 0x80;
     wb_put(b, &c, 1);
   } while (v);
 }
@@ -101,7 +102,8 @@ static int bool_of(const keep *k, const char *key) {
 static int order_is(const keep *k, const char *const *keys) {
   size_t i = 0;
   for (; keys[i]; i++)
-    if (i >= k->n || strcmp(k->e[i].key, keys[i]) != 0) return 0;
+    if (i >= k->n || strcmp(k->e[i].key, keys[i]) != 0)
+      return 0;
   return i == k->n;
 }
 
@@ -111,7 +113,10 @@ static void small_model(wt_buf *m) {
   pb_piece(m, "<s>", 0, 3);
   pb_piece(m, "</s>", 0, 3);
   pb_piece(m, "<0x0A>", 0, 6);
-  pb_piece(m, "\xe2\x96\x81" "a", -1.5f, 1);
+  pb_piece(m,
+           "\xe2\x96\x81"
+           "a",
+           -1.5f, 1);
   pb_piece(m, "b", -2.25f, 4); /* USER_DEFINED: the converter writes NORMAL */
   pb_piece(m, "u", -3.0f, 5);
   pb_trainer(m, 1);
@@ -126,34 +131,46 @@ static void case_sentencepiece(void) {
   cv_vocab_files f = {0};
   f.dir_name = "tiny";
   f.tokenizer_model = (cv_file_bytes){(const unsigned char *)m.p, m.n};
-  f.config = FILE_OF("{\"vocab_size\": 10, \"bos_token_id\": 1, \"eos_token_id\": 2, \"pad_token_id\": 99}");
+  f.config = FILE_OF(
+      "{\"vocab_size\": 10, \"bos_token_id\": 1, \"eos_token_id\": 2, \"pad_token_id\": 99}");
   f.tokenizer_config = FILE_OF(
-      "{\"bos_token\": \"<s>\", \"add_bos_token\": true, \"add_eos_token\": false, \"chat_template\": \"T\","
+      "{\"bos_token\": \"<s>\", \"add_bos_token\": true, \"add_eos_token\": false, "
+      "\"chat_template\": \"T\","
       " \"added_tokens_decoder\": {\"7\": {\"content\": \"<|im_end|>\", \"special\": false},"
       " \"8\": {\"content\": \"\xe2\x96\x81x\xe2\x96\x81\", \"special\": false}}}");
   f.added_tokens = FILE_OF("{\"<added>\": 9, \"<far>\": 10}");
   int rc = run("LlamaForCausalLM", &f, 10, &k, &info, &err);
   CHECK(rc == 0, "sentencepiece: %s", err.msg);
   if (rc == 0) {
-    static const char *const order[] = {
-        "tokenizer.ggml.model",       "tokenizer.ggml.pre",          "tokenizer.ggml.tokens",
-        "tokenizer.ggml.scores",      "tokenizer.ggml.token_type",   "tokenizer.ggml.bos_token_id",
-        "tokenizer.ggml.eos_token_id", "tokenizer.ggml.add_bos_token", "tokenizer.ggml.add_eos_token",
-        "tokenizer.chat_template",    NULL};
+    static const char *const order[] = {"tokenizer.ggml.model",
+                                        "tokenizer.ggml.pre",
+                                        "tokenizer.ggml.tokens",
+                                        "tokenizer.ggml.scores",
+                                        "tokenizer.ggml.token_type",
+                                        "tokenizer.ggml.bos_token_id",
+                                        "tokenizer.ggml.eos_token_id",
+                                        "tokenizer.ggml.add_bos_token",
+                                        "tokenizer.ggml.add_eos_token",
+                                        "tokenizer.chat_template",
+                                        NULL};
     CHECK(order_is(&k, order), "sentencepiece: keys or their order differ (%zu keys)", k.n);
     CHECK(info.n_tokens == 10, "sentencepiece: %llu tokens", (unsigned long long)info.n_tokens);
     CHECK(tok_is(&k, 0, "<unk>") && type_of(&k, 0) == 2, "unk piece");
     CHECK(type_of(&k, 1) == 3 && type_of(&k, 3) == 6, "control and byte pieces");
     CHECK(score_of(&k, 4) == -1.5f && type_of(&k, 4) == 1, "normal piece keeps its score");
-    CHECK(score_of(&k, 5) == -2.25f && type_of(&k, 5) == 1, "a user-defined piece is written NORMAL");
+    CHECK(score_of(&k, 5) == -2.25f && type_of(&k, 5) == 1,
+          "a user-defined piece is written NORMAL");
     CHECK(type_of(&k, 6) == 5, "an unused piece stays UNUSED");
     CHECK(tok_is(&k, 7, "<|im_end|>") && type_of(&k, 7) == 3 && score_of(&k, 7) == -1000.0f,
           "a token that looks special is CONTROL, score -1000");
-    CHECK(tok_is(&k, 8, " x ") && type_of(&k, 8) == 4, "U+2581 in a user-defined token becomes a space");
+    CHECK(tok_is(&k, 8, " x ") && type_of(&k, 8) == 4,
+          "U+2581 in a user-defined token becomes a space");
     CHECK(tok_is(&k, 9, "<added>") && type_of(&k, 9) == 4, "added_tokens.json: USER_DEFINED");
-    CHECK(u32_of(&k, "tokenizer.ggml.bos_token_id") == 1 && u32_of(&k, "tokenizer.ggml.eos_token_id") == 2,
+    CHECK(u32_of(&k, "tokenizer.ggml.bos_token_id") == 1 &&
+              u32_of(&k, "tokenizer.ggml.eos_token_id") == 2,
           "bos/eos from config.json; pad 99 is past the vocabulary and skipped");
-    CHECK(bool_of(&k, "tokenizer.ggml.add_bos_token") == 1 && bool_of(&k, "tokenizer.ggml.add_eos_token") == 0,
+    CHECK(bool_of(&k, "tokenizer.ggml.add_bos_token") == 1 &&
+              bool_of(&k, "tokenizer.ggml.add_eos_token") == 0,
           "add_bos/add_eos");
   }
   keep_free(&k);
@@ -162,7 +179,8 @@ static void case_sentencepiece(void) {
   f.tokenizer_config = (cv_file_bytes){0};
   f.added_tokens = (cv_file_bytes){0};
   rc = run("LlamaForCausalLM", &f, 12, &k, &info, &err);
-  CHECK(rc == 0 && tok_is(&k, 11, "[PAD11]") && type_of(&k, 11) == 5 && score_of(&k, 11) == -10000.0f,
+  CHECK(rc == 0 && tok_is(&k, 11, "[PAD11]") && type_of(&k, 11) == 5 &&
+            score_of(&k, 11) == -10000.0f,
         "padding: [PAD11], UNUSED, -10000 (%s)", rc ? err.msg : "");
   keep_free(&k);
   /* the embedding disagrees */
@@ -180,11 +198,17 @@ static void case_sentencepiece(void) {
   f.config = FILE_OF("{\"vocab_size\": 7, \"pad_token_id\": 0}");
   f.tokenizer_config = FILE_OF("{\"chat_template\": \"T\", \"add_bos_token\": true}");
   rc = run("GemmaForCausalLM", &f, 7, &k, &info, &err);
-  static const char *const gemma[] = {"tokenizer.ggml.model",       "tokenizer.ggml.pre",
-                                      "tokenizer.ggml.tokens",      "tokenizer.ggml.scores",
-                                      "tokenizer.ggml.token_type",  "tokenizer.ggml.padding_token_id",
-                                      "tokenizer.ggml.add_bos_token", "tokenizer.chat_template",
-                                      "tokenizer.ggml.eot_token_id", "tokenizer.ggml.add_space_prefix", NULL};
+  static const char *const gemma[] = {"tokenizer.ggml.model",
+                                      "tokenizer.ggml.pre",
+                                      "tokenizer.ggml.tokens",
+                                      "tokenizer.ggml.scores",
+                                      "tokenizer.ggml.token_type",
+                                      "tokenizer.ggml.padding_token_id",
+                                      "tokenizer.ggml.add_bos_token",
+                                      "tokenizer.chat_template",
+                                      "tokenizer.ggml.eot_token_id",
+                                      "tokenizer.ggml.add_space_prefix",
+                                      NULL};
   CHECK(rc == 0 && order_is(&k, gemma) && u32_of(&k, "tokenizer.ggml.eot_token_id") == 107 &&
             bool_of(&k, "tokenizer.ggml.add_space_prefix") == 0,
         "gemma's recipe (%s)", rc ? err.msg : "");
@@ -194,7 +218,8 @@ static void case_sentencepiece(void) {
   f.config = FILE_OF("{\"vocab_size\": 49152}");
   f.tokenizer_config = FILE_OF("{\"add_bos_token\": true}");
   rc = run("LlamaForCausalLM", &f, 0, &k, &info, &err);
-  CHECK(rc != 0 && strstr(err.msg, "add_bos_token twice"), "duplicate key under c392e50: %s", err.msg);
+  CHECK(rc != 0 && strstr(err.msg, "add_bos_token twice"), "duplicate key under c392e50: %s",
+        err.msg);
   keep_free(&k);
   free(m.p);
 }
@@ -203,8 +228,9 @@ static void case_sentencepiece(void) {
 static void case_spm_errors(void) {
   static const struct {
     const char *what, *expect;
-  } cases[] = {{"cut", "past its message"},          {"dup", "again"},     {"nounk", "no unknown piece"},
-               {"byte", "byte_fallback is off"}, {"group", "wire type"}, {"empty", "is empty"}};
+  } cases[] = {{"cut", "past its message"},   {"dup", "again"},
+               {"nounk", "no unknown piece"}, {"byte", "byte_fallback is off"},
+               {"group", "wire type"},        {"empty", "is empty"}};
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
     wt_buf m = {0};
     cv_spm spm;
@@ -231,8 +257,10 @@ static void case_spm_errors(void) {
       pb_piece(&m, "", 0, 1);
     }
     int rc = cv_spm_parse((const unsigned char *)m.p, m.n, &spm, &err);
-    CHECK(rc != 0 && strstr(err.msg, cases[c].expect), "tokenizer.model %s: %s", w, rc ? err.msg : "accepted");
-    if (rc == 0) cv_spm_free(&spm);
+    CHECK(rc != 0 && strstr(err.msg, cases[c].expect), "tokenizer.model %s: %s", w,
+          rc ? err.msg : "accepted");
+    if (rc == 0)
+      cv_spm_free(&spm);
     free(m.p);
   }
   /* unknown fields and an unknown enum value are skipped, as protobuf does */
@@ -246,7 +274,8 @@ static void case_spm_errors(void) {
   int rc = cv_spm_parse((const unsigned char *)m.p, m.n, &spm, &err);
   CHECK(rc == 0 && spm.n == 2 && spm.piece[1].type == 1 && spm.piece[1].score == 0.5f,
         "unknown fields skipped, type 9 leaves NORMAL (%s)", rc ? err.msg : "");
-  if (rc == 0) cv_spm_free(&spm);
+  if (rc == 0)
+    cv_spm_free(&spm);
   free(m.p);
 }
 
@@ -254,8 +283,18 @@ static void case_looks_special(void) {
   static const struct {
     const char *s;
     int yes;
-  } t[] = {{"<|im_start|>", 1}, {"<|>", 1},   {"<|", 0},       {"<pad>", 1},          {"<unused12>", 1},
-           {"<mask>", 1},        {"<s>", 0},   {"[@BOS@]", 1}, {"<\xef\xbd\x9c" "x\xef\xbd\x9c>", 1}, {"|>", 0}};
+  } t[] = {{"<|im_start|>", 1},
+           {"<|>", 1},
+           {"<|", 0},
+           {"<pad>", 1},
+           {"<unused12>", 1},
+           {"<mask>", 1},
+           {"<s>", 0},
+           {"[@BOS@]", 1},
+           {"<\xef\xbd\x9c"
+            "x\xef\xbd\x9c>",
+            1},
+           {"|>", 0}};
   for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
     CHECK(cv_looks_special(t[i].s, strlen(t[i].s)) == t[i].yes, "looks special: %s", t[i].s);
 }
@@ -266,25 +305,29 @@ static void case_bpe_unnamed(void) {
   wt_error err;
   cv_vocab_files f = {0};
   f.dir_name = "bpe";
-  f.tokenizer_json = FILE_OF("{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0, \"b\": 1, \"ab\": 2},"
-                             " \"merges\": [[\"a\", \"b\"]]}, \"pre_tokenizer\": {\"type\": \"Whitespace\"},"
-                             " \"added_tokens\": [{\"id\": 3, \"content\": \"<|x|>\", \"special\": true}]}");
+  f.tokenizer_json =
+      FILE_OF("{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0, \"b\": 1, \"ab\": 2},"
+              " \"merges\": [[\"a\", \"b\"]]}, \"pre_tokenizer\": {\"type\": \"Whitespace\"},"
+              " \"added_tokens\": [{\"id\": 3, \"content\": \"<|x|>\", \"special\": true}]}");
   int rc = run("Qwen2ForCausalLM", &f, 0, &k, NULL, &err);
   CHECK(rc != 0 && strstr(err.msg, "bpe/tokenizer.json") && strstr(err.msg, "would not name") &&
             strstr(err.msg, "Whitespace") && strstr(err.msg, "3 tokens, 1 merges"),
         "an unnamed pre-tokenizer: %s", err.msg);
   keep_free(&k);
   /* an added token at an id the tokenizers library would not give it */
-  f.tokenizer_json = FILE_OF("{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}, \"merges\": []},"
-                             " \"added_tokens\": [{\"id\": 5, \"content\": \"<|x|>\", \"special\": true}]}");
+  f.tokenizer_json =
+      FILE_OF("{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}, \"merges\": []},"
+              " \"added_tokens\": [{\"id\": 5, \"content\": \"<|x|>\", \"special\": true}]}");
   rc = run("Qwen2ForCausalLM", &f, 0, &k, NULL, &err);
-  CHECK(rc != 0 && strstr(err.msg, "declares id 5") && strstr(err.msg, "id 1"), "added token id: %s", err.msg);
+  CHECK(rc != 0 && strstr(err.msg, "declares id 5") && strstr(err.msg, "id 1"),
+        "added token id: %s", err.msg);
   keep_free(&k);
   /* config.json's vocab_size below an id: the converter's assertion */
   f.tokenizer_json = FILE_OF("{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0, \"b\": 1}}}");
   f.config = FILE_OF("{\"vocab_size\": 1}");
   rc = run("Qwen2ForCausalLM", &f, 0, &k, NULL, &err);
-  CHECK(rc != 0 && strstr(err.msg, "bpe/config.json") && strstr(err.msg, "AssertionError"), "assert: %s", err.msg);
+  CHECK(rc != 0 && strstr(err.msg, "bpe/config.json") && strstr(err.msg, "AssertionError"),
+        "assert: %s", err.msg);
   keep_free(&k);
   /* neither file */
   f = (cv_vocab_files){0};
@@ -306,7 +349,8 @@ static void case_special(void) {
       "{\"model\": {\"merges\": [[\"a b\", \"c\"], [\"d\", \"e\"]]},"
       " \"added_tokens\": [{\"id\": 0, \"content\": \"<s>\"}, {\"id\": 1, \"content\": \"</s>\"}],"
       " \"normalizer\": {\"type\": \"Sequence\", \"normalizers\": [{\"type\": \"Lowercase\"}]},"
-      " \"post_processor\": {\"type\": \"TemplateProcessing\", \"single\": [{\"SpecialToken\": {\"id\": \"<s>\"}},"
+      " \"post_processor\": {\"type\": \"TemplateProcessing\", \"single\": [{\"SpecialToken\": "
+      "{\"id\": \"<s>\"}},"
       " {\"Sequence\": {\"id\": \"A\"}}, {\"SpecialToken\": {\"id\": \"</s>\"}}]}}");
   f.tokenizer_config = FILE_OF("{\"bos_token\": \"<s>\", \"eos_token\": {\"content\": \"</s>\"}}");
   for (int era = 0; era < 2; era++) {
@@ -322,20 +366,29 @@ static void case_special(void) {
     int rc = cv_special_vocab(&r, &o, &err);
     keep k = {0};
     cv_kv_sink sink = {&k, keep_add};
-    if (rc == 0) rc = cvk_emit(&r.kv, &sink, &err);
+    if (rc == 0)
+      rc = cvk_emit(&r.kv, &sink, &err);
     CHECK(rc == 0, "special vocab: %s", err.msg);
     const entry *e = keep_get(&k, "tokenizer.ggml.merges");
     uint64_t n = 0;
     const unsigned char *p = e ? elem(e, 0, &n) : NULL;
-    CHECK(p && n == 6 && memcmp(p, "a\xc4\xa0" "b c", 6) == 0, "a space inside a merge part is U+0120");
-    CHECK(u32_of(&k, "tokenizer.ggml.bos_token_id") == 0 && u32_of(&k, "tokenizer.ggml.eos_token_id") == 1,
+    CHECK(p && n == 6 &&
+              memcmp(p,
+                     "a\xc4\xa0"
+                     "b c",
+                     6) == 0,
+          "a space inside a merge part is U+0120");
+    CHECK(u32_of(&k, "tokenizer.ggml.bos_token_id") == 0 &&
+              u32_of(&k, "tokenizer.ggml.eos_token_id") == 1,
           "ids by content in added_tokens (a string and an object's content)");
     if (era) {
-      CHECK(bool_of(&k, "tokenizer.ggml.add_bos_token") == 1 && bool_of(&k, "tokenizer.ggml.add_eos_token") == 1 &&
+      CHECK(bool_of(&k, "tokenizer.ggml.add_bos_token") == 1 &&
+                bool_of(&k, "tokenizer.ggml.add_eos_token") == 1 &&
                 bool_of(&k, "tokenizer.ggml.normalizer.lowercase") == 1,
             "de3ff815: TemplateProcessing adds bos and eos; Lowercase");
     } else {
-      CHECK(!keep_get(&k, "tokenizer.ggml.add_bos_token") && !keep_get(&k, "tokenizer.ggml.normalizer.lowercase"),
+      CHECK(!keep_get(&k, "tokenizer.ggml.add_bos_token") &&
+                !keep_get(&k, "tokenizer.ggml.normalizer.lowercase"),
             "c392e50 reads neither the post_processor nor the normalizer");
     }
     keep_free(&k);
@@ -353,14 +406,20 @@ static void case_template_list(void) {
   small_model(&m);
   cv_vocab_files f = {0};
   f.tokenizer_model = (cv_file_bytes){(const unsigned char *)m.p, m.n};
-  f.tokenizer_config = FILE_OF("{\"chat_template\": [{\"name\": \"tool use\", \"template\": \"X\"},"
-                               " {\"name\": \"default\", \"template\": \"D\"}, {\"name\": \"rag\", \"template\": \"R\"}]}");
+  f.tokenizer_config = FILE_OF(
+      "{\"chat_template\": [{\"name\": \"tool use\", \"template\": \"X\"},"
+      " {\"name\": \"default\", \"template\": \"D\"}, {\"name\": \"rag\", \"template\": \"R\"}]}");
   int rc = run("Gemma2ForCausalLM", &f, 0, &k, NULL, &err);
-  static const char *const order[] = {"tokenizer.ggml.model",          "tokenizer.ggml.pre",
-                                      "tokenizer.ggml.tokens",         "tokenizer.ggml.scores",
-                                      "tokenizer.ggml.token_type",     "tokenizer.chat_template.tool_use",
-                                      "tokenizer.chat_template.rag",   "tokenizer.chat_templates",
-                                      "tokenizer.chat_template",       "tokenizer.ggml.add_space_prefix",
+  static const char *const order[] = {"tokenizer.ggml.model",
+                                      "tokenizer.ggml.pre",
+                                      "tokenizer.ggml.tokens",
+                                      "tokenizer.ggml.scores",
+                                      "tokenizer.ggml.token_type",
+                                      "tokenizer.chat_template.tool_use",
+                                      "tokenizer.chat_template.rag",
+                                      "tokenizer.chat_templates",
+                                      "tokenizer.chat_template",
+                                      "tokenizer.ggml.add_space_prefix",
                                       NULL};
   CHECK(rc == 0 && order_is(&k, order), "a list of chat templates (%s)", rc ? err.msg : "order");
   keep_free(&k);

@@ -80,11 +80,11 @@ typedef struct cv_vocab_files {
 
 /* What cv_vocab_write() wrote, for the caller's own checks and messages. */
 typedef struct cv_vocab_info {
-  uint64_t n_tokens;   /* entries of tokenizer.ggml.tokens */
-  uint64_t n_merges;   /* entries of tokenizer.ggml.merges (0: none written) */
-  const char *model;   /* "llama" (SentencePiece) or "gpt2" (byte-level BPE) */
-  const char *pre;     /* tokenizer.ggml.pre, static storage */
-  const char *recipe;  /* the converter code followed, e.g. "LlamaModel.set_vocab" */
+  uint64_t n_tokens;     /* entries of tokenizer.ggml.tokens */
+  uint64_t n_merges;     /* entries of tokenizer.ggml.merges (0: none written) */
+  const char *model;     /* "llama" (SentencePiece) or "gpt2" (byte-level BPE) */
+  const char *pre;       /* tokenizer.ggml.pre, static storage */
+  const char *recipe;    /* the converter code followed, e.g. "LlamaModel.set_vocab" */
   const char *llama_cpp; /* "c392e50" or "de3ff815": whose rules applied */
 } cv_vocab_info;
 
@@ -108,7 +108,7 @@ const char *cv_vocab_file_name(unsigned bit);
 ** file llama.cpp refuses, so it is an error here).  info, when not NULL,
 ** is filled on success.  Every entry is built before the first is given
 ** to sink: on an error (-1, err set) sink has been given nothing. */
-int cv_vocab_write(const char *hf_arch, const cv_vocab_files *f, uint64_t n_vocab,
-                   cv_kv_sink *sink, cv_vocab_info *info, wt_error *err);
+int cv_vocab_write(const char *hf_arch, const cv_vocab_files *f, uint64_t n_vocab, cv_kv_sink *sink,
+                   cv_vocab_info *info, wt_error *err);
 
 #endif

@@ -25,10 +25,12 @@ int cvj_open(cv_json *j, const cv_file_bytes *b, const char *file, const cv_voca
   memset(j, 0, sizeof(*j));
   j->file = file;
   j->files = f;
-  if (!b->p) return 0;
+  if (!b->p)
+    return 0;
   j->p = (const char *)b->p;
   j->n = b->n;
-  if (b->n > JSON_MAX_TEXT) return cv_fail(err, f, file, "%zu bytes is more than the JSON reader takes", b->n);
+  if (b->n > JSON_MAX_TEXT)
+    return cv_fail(err, f, file, "%zu bytes is more than the JSON reader takes", b->n);
   wt_error e;
   if (json_parse(j->p, j->n, 0, &j->doc, &e) != 0) {
     json_doc_free(&j->doc);
@@ -52,18 +54,22 @@ void cvj_close(cv_json *j) {
 /* Whether string token t's raw text is exactly s (no escapes to decode). */
 static int raw_is(const cv_json *j, size_t t, const char *s, size_t n) {
   const json_token *k = &j->doc.tok[t];
-  if (k->escaped) return -1; /* undecided */
+  if (k->escaped)
+    return -1; /* undecided */
   return k->len == n && memcmp(j->p + k->pos, s, n) == 0;
 }
 
 /* Whether the key token t is s, decoding escapes when there are some. */
 static int key_is(const cv_json *j, size_t t, const char *s, size_t n) {
   int r = raw_is(j, t, s, n);
-  if (r >= 0) return r;
+  if (r >= 0)
+    return r;
   const json_token *k = &j->doc.tok[t];
-  if (k->len < n) return 0;
+  if (k->len < n)
+    return 0;
   char *tmp = malloc(k->len ? k->len : 1);
-  if (!tmp) return 0;
+  if (!tmp)
+    return 0;
   size_t m = json_unescape(j->p + k->pos, k->len, tmp);
   r = m == n && memcmp(tmp, s, n) == 0;
   free(tmp);
@@ -71,57 +77,68 @@ static int key_is(const cv_json *j, size_t t, const char *s, size_t n) {
 }
 
 size_t cvj_get(const cv_json *j, size_t t, const char *key) {
-  if (!j->doc.n || j->doc.tok[t].type != JSON_OBJECT) return 0;
+  if (!j->doc.n || j->doc.tok[t].type != JSON_OBJECT)
+    return 0;
   size_t n = strlen(key), found = 0, end = j->doc.tok[t].next;
   for (size_t k = t + 1; k < end; k = j->doc.tok[k + 1].next)
-    if (key_is(j, k, key, n)) found = k + 1;
+    if (key_is(j, k, key, n))
+      found = k + 1;
   return found;
 }
 
 int cvj_str(cv_json *j, size_t t, const char **p, size_t *n, wt_error *err) {
   const json_token *k = &j->doc.tok[t];
-  if (k->type != JSON_STRING) return cv_fail(err, j->files, j->file, "a string was expected");
+  if (k->type != JSON_STRING)
+    return cv_fail(err, j->files, j->file, "a string was expected");
   if (!k->escaped) {
     *p = j->p + k->pos;
     *n = k->len;
   } else {
     j->scratch.n = 0;
-    if (wb_fill(&j->scratch, 0, k->len) != 0) return wt_fail(err, "out of memory");
+    if (wb_fill(&j->scratch, 0, k->len) != 0)
+      return wt_fail(err, "out of memory");
     *n = json_unescape(j->p + k->pos, k->len, j->scratch.p);
     *p = j->scratch.p;
   }
   if (!wt_utf8_valid(*p, *n)) {
     char q[WT_QUOTE_SIZE];
-    return cv_fail(err, j->files, j->file, "string %s at byte %u is not valid UTF-8 (a lone surrogate?)",
-                   CV_Q(q, *p, *n), k->pos);
+    return cv_fail(err, j->files, j->file,
+                   "string %s at byte %u is not valid UTF-8 (a lone surrogate?)", CV_Q(q, *p, *n),
+                   k->pos);
   }
   return 0;
 }
 
 int cvj_is(cv_json *j, size_t t, const char *s) {
-  if (!t || j->doc.tok[t].type != JSON_STRING) return 0;
+  if (!t || j->doc.tok[t].type != JSON_STRING)
+    return 0;
   return key_is(j, t, s, strlen(s));
 }
 
 int cvj_int(const cv_json *j, size_t t, int bool_ok, int64_t *v) {
   const json_token *k = &j->doc.tok[t];
   if (k->type == JSON_BOOL) {
-    if (!bool_ok) return 0;
+    if (!bool_ok)
+      return 0;
     *v = j->p[k->pos] == 't';
     return 1;
   }
-  if (k->type != JSON_NUMBER) return 0;
+  if (k->type != JSON_NUMBER)
+    return 0;
   const char *s = j->p + k->pos;
   for (uint32_t i = 0; i < k->len; i++)
-    if (s[i] == '.' || s[i] == 'e' || s[i] == 'E') return 0; /* a float to Python */
+    if (s[i] == '.' || s[i] == 'e' || s[i] == 'E')
+      return 0; /* a float to Python */
   char buf[32];
-  if (k->len >= sizeof(buf)) return 0;
+  if (k->len >= sizeof(buf))
+    return 0;
   memcpy(buf, s, k->len);
   buf[k->len] = 0;
   errno = 0;
   char *end;
   long long x = strtoll(buf, &end, 10);
-  if (errno || *end) return 0;
+  if (errno || *end)
+    return 0;
   *v = x;
   return 1;
 }
@@ -136,8 +153,10 @@ int cvj_truthy(const cv_json *j, size_t t) {
     return s[0] == 't';
   case JSON_NUMBER: /* zero in any spelling is falsy */
     for (uint32_t i = 0; i < k->len; i++) {
-      if (s[i] == 'e' || s[i] == 'E') break;
-      if (s[i] >= '1' && s[i] <= '9') return 1;
+      if (s[i] == 'e' || s[i] == 'E')
+        break;
+      if (s[i] >= '1' && s[i] <= '9')
+        return 1;
     }
     return 0;
   default: /* a string, array or object: falsy when empty */
@@ -167,21 +186,28 @@ int cvj_items(cv_json *j, size_t t, cv_json_item **items, size_t *n_items, wt_er
   size_t *item_of = NULL;
   *items = NULL;
   *n_items = 0;
-  if (m == 0) return 0;
+  if (m == 0)
+    return 0;
   ks.off = malloc(m * sizeof(*ks.off));
   ks.len = malloc(m * sizeof(*ks.len));
   it = malloc(m * sizeof(*it));
   item_of = malloc(m * sizeof(*item_of));
-  if (!ks.off || !ks.len || !it || !item_of) goto oom;
+  if (!ks.off || !ks.len || !it || !item_of)
+    goto oom;
   size_t i = 0;
+  if (wb_fill(&ks.pool, 0, 1) != 0)
+    goto oom; /* never a NULL pool, even for empty keys */
+  ks.pool.n = 0;
   for (size_t k = t + 1; k < j->doc.tok[t].next; k = j->doc.tok[k + 1].next, i++) {
     const json_token *kt = &j->doc.tok[k];
     ks.off[i] = ks.pool.n;
-    if (wb_fill(&ks.pool, 0, kt->len) != 0) goto oom;
+    if (kt->len && wb_fill(&ks.pool, 0, kt->len) != 0)
+      goto oom;
     ks.len[i] = json_unescape(j->p + kt->pos, kt->len, ks.pool.p + ks.off[i]);
     ks.pool.n = ks.off[i] + ks.len[i];
   }
-  if (cvx_build(&x, m, key_at, &ks) != 0) goto oom;
+  if (cvx_build(&x, m, key_at, &ks) != 0)
+    goto oom;
   /* dict order: where a key first appears; its value: the last one */
   i = 0;
   for (size_t k = t + 1; k < j->doc.tok[t].next; k = j->doc.tok[k + 1].next, i++) {

@@ -19,7 +19,8 @@
 /* The index of key in l, or -1. */
 static ptrdiff_t kv_find(const cv_kvlist *l, const char *key) {
   for (size_t i = 0; i < l->n; i++)
-    if (strcmp(l->v[i].key, key) == 0) return (ptrdiff_t)i;
+    if (strcmp(l->v[i].key, key) == 0)
+      return (ptrdiff_t)i;
   return -1;
 }
 
@@ -48,12 +49,14 @@ int cvk_take(cv_kvlist *l, const char *key, uint32_t type, wt_buf *val, wt_error
   if (l->n == l->cap) {
     size_t cap = l->cap ? 2 * l->cap : 32;
     cv_kv *v = realloc(l->v, cap * sizeof(*v));
-    if (!v) goto oom;
+    if (!v)
+      goto oom;
     l->v = v;
     l->cap = cap;
   }
   char *k = strdup(key);
-  if (!k) goto oom;
+  if (!k)
+    goto oom;
   l->v[l->n].key = k;
   l->v[l->n].type = type;
   l->v[l->n].val = *val;
@@ -68,7 +71,8 @@ oom:
 
 int cvk_string(cv_kvlist *l, const char *key, const char *p, size_t n, wt_error *err) {
   wt_buf b = {0};
-  if (n == 0) return 0; /* add_string(): "if not val: return" */
+  if (n == 0)
+    return 0; /* add_string(): "if not val: return" */
   wb_u64(&b, n);
   wb_put(&b, p, n);
   return cvk_take(l, key, GGUF_TYPE_STRING, &b, err);
@@ -92,7 +96,8 @@ int cvk_bool(cv_kvlist *l, const char *key, int v, wt_error *err) {
 
 void cvk_remove(cv_kvlist *l, const char *key) {
   ptrdiff_t at = kv_find(l, key);
-  if (at < 0) return;
+  if (at < 0)
+    return;
   free(l->v[at].key);
   free(l->v[at].val.p);
   memmove(l->v + at, l->v + at + 1, (l->n - (size_t)at - 1) * sizeof(*l->v));

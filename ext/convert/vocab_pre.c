@@ -56,33 +56,39 @@ typedef struct pre_rule {
   const char *name, *what;
   const char *normalizer, *pre_tokenizer; /* signatures */
   int ignore_merges;
-  uint64_t n_base, n_merges; /* n_merges 0: not compared */
-  uint64_t digest;           /* 0: not pinned */
+  uint64_t n_base, n_merges;  /* n_merges 0: not compared */
+  uint64_t digest;            /* 0: not pinned */
   const char *const *anchors; /* tokens at ids 0, 1, ... (NULL-terminated), or NULL */
 } pre_rule;
 
-#define LLAMA3_RE                                                                                                 \
-  "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|" \
+#define LLAMA3_RE                                                                                  \
+  "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| "                       \
+  "?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|"                                                   \
   "\\s+(?!\\S)|\\s+"
-#define QWEN2_RE                                                                                                  \
-  "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|"     \
+#define QWEN2_RE                                                                                   \
+  "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| "                            \
+  "?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|"                                                   \
   "\\s+(?!\\S)|\\s+"
 
 static const char *const smollm_specials[] = {
-    "<|endoftext|>", "<|im_start|>",   "<|im_end|>",     "<repo_name>",     "<reponame>",     "<file_sep>",
-    "<filename>",    "<gh_stars>",     "<issue_start>",  "<issue_comment>", "<issue_closed>", "<jupyter_start>",
-    "<jupyter_text>", "<jupyter_code>", "<jupyter_output>", "<jupyter_script>", "<empty_output>", NULL};
+    "<|endoftext|>",    "<|im_start|>",   "<|im_end|>",
+    "<repo_name>",      "<reponame>",     "<file_sep>",
+    "<filename>",       "<gh_stars>",     "<issue_start>",
+    "<issue_comment>",  "<issue_closed>", "<jupyter_start>",
+    "<jupyter_text>",   "<jupyter_code>", "<jupyter_output>",
+    "<jupyter_script>", "<empty_output>", NULL};
 
 static const pre_rule rules[] = {
     {"llama-bpe", "Llama 3", "null",
-     "Sequence[Split(Regex=" LLAMA3_RE ",Isolated,invert=0),ByteLevel(prefix=0,regex=0)]", 1, 128000, 280147,
-     0xeb36bc07b459fc7fULL, NULL},
+     "Sequence[Split(Regex=" LLAMA3_RE ",Isolated,invert=0),ByteLevel(prefix=0,regex=0)]", 1,
+     128000, 280147, 0xeb36bc07b459fc7fULL, NULL},
     {"qwen2", "Qwen1.5 to Qwen3", "NFC",
-     "Sequence[Split(Regex=" QWEN2_RE ",Isolated,invert=0),ByteLevel(prefix=0,regex=0)]", 0, 151643, 151387,
-     0x7239c5bf9a2e3c30ULL, NULL},
-    {"gpt-2", "GPT-2", "null", "ByteLevel(prefix=0,regex=1)", 0, 50257, 50000, 0x7b0e8f4736c1c0cbULL, NULL},
-    {"smollm", "SmolLM, SmolLM2", "null", "Sequence[Digits(individual=1),ByteLevel(prefix=0,regex=1)]", 0, 49152, 0,
-     0, smollm_specials},
+     "Sequence[Split(Regex=" QWEN2_RE ",Isolated,invert=0),ByteLevel(prefix=0,regex=0)]", 0, 151643,
+     151387, 0x7239c5bf9a2e3c30ULL, NULL},
+    {"gpt-2", "GPT-2", "null", "ByteLevel(prefix=0,regex=1)", 0, 50257, 50000,
+     0x7b0e8f4736c1c0cbULL, NULL},
+    {"smollm", "SmolLM, SmolLM2", "null",
+     "Sequence[Digits(individual=1),ByteLevel(prefix=0,regex=1)]", 0, 49152, 0, 0, smollm_specials},
 };
 
 /* ---- signatures --------------------------------------------------------- */
@@ -117,7 +123,8 @@ static void sig(cv_json *j, size_t t, const char *list_key, wt_buf *b, int depth
     WB_LIT(b, "Sequence[");
     if (list && cvj_type(j, list) == JSON_ARRAY)
       for (size_t e = cvj_first(j, list); e < cvj_next(j, list); e = cvj_next(j, e)) {
-        if (e != cvj_first(j, list)) WB_LIT(b, ",");
+        if (e != cvj_first(j, list))
+          WB_LIT(b, ",");
         sig(j, e, list_key, b, depth + 1, err);
       }
     WB_LIT(b, "]");
@@ -146,7 +153,8 @@ static void sig(cv_json *j, size_t t, const char *list_key, wt_buf *b, int depth
       WB_LIT(b, ",invert=0)");
   } else {
     put_str(j, ty, b, err);
-    if (cvj_count(j, t) > 1) WB_LIT(b, "(...)");
+    if (cvj_count(j, t) > 1)
+      WB_LIT(b, "(...)");
   }
 }
 
@@ -165,7 +173,8 @@ uint64_t cv_pre_digest(const cv_bpe_model *m) {
   uint64_t h = 1469598103934665603ULL;
   for (uint64_t i = 0; i < m->n_base; i++) {
     unsigned char len[8];
-    for (int k = 0; k < 8; k++) len[k] = (unsigned char)((uint64_t)m->tok_n[i] >> (8 * k));
+    for (int k = 0; k < 8; k++)
+      len[k] = (unsigned char)((uint64_t)m->tok_n[i] >> (8 * k));
     h = fnv(h, len, 8);
     h = fnv(h, m->tok[i], m->tok_n[i]);
   }
@@ -175,7 +184,8 @@ uint64_t cv_pre_digest(const cv_bpe_model *m) {
 static int anchors_match(const pre_rule *r, const cv_bpe_model *m) {
   for (size_t i = 0; r->anchors[i]; i++) {
     size_t n = strlen(r->anchors[i]);
-    if (i >= m->n_base || m->tok_n[i] != n || memcmp(m->tok[i], r->anchors[i], n) != 0) return 0;
+    if (i >= m->n_base || m->tok_n[i] != n || memcmp(m->tok[i], r->anchors[i], n) != 0)
+      return 0;
   }
   return 1;
 }
@@ -193,22 +203,31 @@ int cv_pre_name(cv_run *r, const cv_bpe_model *m, const char **name, wt_error *e
   uint64_t digest = m->n_base ? cv_pre_digest(m) : 0;
   for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
     const pre_rule *k = &rules[i];
-    if (strlen(k->pre_tokenizer) != pre.n || memcmp(k->pre_tokenizer, pre.p, pre.n) != 0) continue;
-    if (strlen(k->normalizer) != norm.n || memcmp(k->normalizer, norm.p, norm.n) != 0) continue;
-    if (k->ignore_merges != m->ignore_merges || m->byte_fallback || k->n_base != m->n_base) continue;
-    if (k->n_merges && k->n_merges != m->n_merges) continue;
-    if (k->digest && k->digest != digest) continue;
-    if (k->anchors && !anchors_match(k, m)) continue;
+    if (strlen(k->pre_tokenizer) != pre.n || memcmp(k->pre_tokenizer, pre.p, pre.n) != 0)
+      continue;
+    if (strlen(k->normalizer) != norm.n || memcmp(k->normalizer, norm.p, norm.n) != 0)
+      continue;
+    if (k->ignore_merges != m->ignore_merges || m->byte_fallback || k->n_base != m->n_base)
+      continue;
+    if (k->n_merges && k->n_merges != m->n_merges)
+      continue;
+    if (k->digest && k->digest != digest)
+      continue;
+    if (k->anchors && !anchors_match(k, m))
+      continue;
     *name = k->name;
     rc = 0;
     goto done;
   }
-  cv_fail(err, r->f, "tokenizer.json",
-          "llama.cpp's converter would not name this pre-tokenizer as one we know (llama-bpe, qwen2, smollm, "
-          "gpt-2): normalizer %.*s, pre_tokenizer %.*s, ignore_merges %d, %llu tokens, %llu merges, "
-          "digest %016llx",
-          (int)(norm.n > 40 ? 40 : norm.n), norm.p, (int)(pre.n > 160 ? 160 : pre.n), pre.p, m->ignore_merges,
-          (unsigned long long)m->n_base, (unsigned long long)m->n_merges, (unsigned long long)digest);
+  cv_fail(
+      err, r->f, "tokenizer.json",
+      "llama.cpp's converter would not name this pre-tokenizer as one we know (llama-bpe, qwen2, "
+      "smollm, "
+      "gpt-2): normalizer %.*s, pre_tokenizer %.*s, ignore_merges %d, %llu tokens, %llu merges, "
+      "digest %016llx",
+      (int)(norm.n > 40 ? 40 : norm.n), norm.p, (int)(pre.n > 160 ? 160 : pre.n), pre.p,
+      m->ignore_merges, (unsigned long long)m->n_base, (unsigned long long)m->n_merges,
+      (unsigned long long)digest);
 done:
   free(pre.p);
   free(norm.p);

@@ -48,10 +48,10 @@ static const char *const default_types[] = {"bos", "eos", "unk", "sep", "pad", "
 static const struct {
   const char *type, *key;
 } id_keys[] = {
-    {"bos", "tokenizer.ggml.bos_token_id"},       {"eos", "tokenizer.ggml.eos_token_id"},
-    {"unk", "tokenizer.ggml.unknown_token_id"},   {"sep", "tokenizer.ggml.seperator_token_id"},
-    {"pad", "tokenizer.ggml.padding_token_id"},   {"mask", "tokenizer.ggml.mask_token_id"},
-    {"eot", "tokenizer.ggml.eot_token_id"},       {"eom", "tokenizer.ggml.eom_token_id"},
+    {"bos", "tokenizer.ggml.bos_token_id"},     {"eos", "tokenizer.ggml.eos_token_id"},
+    {"unk", "tokenizer.ggml.unknown_token_id"}, {"sep", "tokenizer.ggml.seperator_token_id"},
+    {"pad", "tokenizer.ggml.padding_token_id"}, {"mask", "tokenizer.ggml.mask_token_id"},
+    {"eot", "tokenizer.ggml.eot_token_id"},     {"eom", "tokenizer.ggml.eom_token_id"},
 };
 static const struct {
   const char *type, *key;
@@ -74,7 +74,8 @@ int sv_py_set(pyv *v, py_kind k, const char *s, size_t n, int truthy) {
   v->truthy = truthy;
   if (s) {
     v->s = malloc(n + 1);
-    if (!v->s) return -1;
+    if (!v->s)
+      return -1;
     memcpy(v->s, s, n);
     v->s[n] = 0;
     v->n = n;
@@ -95,14 +96,17 @@ int sv_py_eq(const pyv *a, const pyv *b) {
 int sv_py_from(cv_json *j, size_t t, pyv *v, wt_error *err) {
   const char *p;
   size_t n;
-  if (!t || cvj_type(j, t) == JSON_NULL) return sv_py_set(v, PY_NONE, NULL, 0, 0);
+  if (!t || cvj_type(j, t) == JSON_NULL)
+    return sv_py_set(v, PY_NONE, NULL, 0, 0);
   if (cvj_type(j, t) == JSON_STRING) {
-    if (cvj_str(j, t, &p, &n, err) != 0) return -1;
+    if (cvj_str(j, t, &p, &n, err) != 0)
+      return -1;
     return sv_py_set(v, PY_STR, p, n, n != 0) ? wt_fail(err, "out of memory") : 0;
   }
   size_t c = cvj_type(j, t) == JSON_OBJECT ? cvj_get(j, t, "content") : 0;
   if (c && cvj_type(j, c) == JSON_STRING) {
-    if (cvj_str(j, c, &p, &n, err) != 0) return -1;
+    if (cvj_str(j, c, &p, &n, err) != 0)
+      return -1;
     return sv_py_set(v, PY_OTHER, p, n, cvj_truthy(j, t)) ? wt_fail(err, "out of memory") : 0;
   }
   return sv_py_set(v, PY_OTHER, NULL, 0, cvj_truthy(j, t));
@@ -111,7 +115,8 @@ int sv_py_from(cv_json *j, size_t t, pyv *v, wt_error *err) {
 /* tokenizer_config.get(key), with the rewrites. */
 int sv_config_get(sv *s, const char *key, pyv *v, wt_error *err) {
   for (size_t i = s->n_over; i-- > 0;)
-    if (strcmp(s->over[i].key, key) == 0) return sv_py_copy(v, &s->over[i].v) ? wt_fail(err, "out of memory") : 0;
+    if (strcmp(s->over[i].key, key) == 0)
+      return sv_py_copy(v, &s->over[i].v) ? wt_fail(err, "out of memory") : 0;
   cv_json *j = &s->r->tok_config;
   return sv_py_from(j, cvj_present(j) ? cvj_get(j, 0, key) : 0, v, err);
 }
@@ -120,9 +125,11 @@ int sv_config_get(sv *s, const char *key, pyv *v, wt_error *err) {
 int sv_config_set(sv *s, const char *key, const pyv *v, wt_error *err) {
   size_t i;
   for (i = 0; i < s->n_over; i++)
-    if (strcmp(s->over[i].key, key) == 0) break;
+    if (strcmp(s->over[i].key, key) == 0)
+      break;
   if (i == s->n_over) {
-    if (i == sizeof(s->over) / sizeof(s->over[0])) return wt_fail(err, "too many tokenizer_config rewrites");
+    if (i == sizeof(s->over) / sizeof(s->over[0]))
+      return wt_fail(err, "too many tokenizer_config rewrites");
     snprintf(s->over[i].key, sizeof(s->over[i].key), "%s", key);
     memset(&s->over[i].v, 0, sizeof(pyv));
     s->n_over++;
@@ -132,7 +139,8 @@ int sv_config_set(sv *s, const char *key, const pyv *v, wt_error *err) {
 
 int sv_has_type(const sv *s, const char *t) {
   for (size_t i = 0; i < s->n_types; i++)
-    if (strcmp(s->types[i], t) == 0) return 1;
+    if (strcmp(s->types[i], t) == 0)
+      return 1;
   return 0;
 }
 
@@ -152,10 +160,14 @@ void sv_set_add(sv *s, const char *type, int v) {
 
 /* _set_special_token(type, id). */
 int sv_set_special(sv *s, const char *type, int64_t id, const char *from, wt_error *err) {
-  if (id < 0) return wt_fail(err, "%s: the id of the %s token is negative (%lld): the converter stops", from, type, (long long)id);
-  if (s->o->n_vocab >= 0 && id >= s->o->n_vocab) return 0; /* "out of range ... skipping" */
+  if (id < 0)
+    return wt_fail(err, "%s: the id of the %s token is negative (%lld): the converter stops", from,
+                   type, (long long)id);
+  if (s->o->n_vocab >= 0 && id >= s->o->n_vocab)
+    return 0; /* "out of range ... skipping" */
   for (size_t i = 0; i < s->n_ids; i++)
-    if (strcmp(s->ids[i].type, type) == 0) return 0;
+    if (strcmp(s->ids[i].type, type) == 0)
+      return 0;
   if (s->n_ids < MAX_TYPES) {
     s->ids[s->n_ids].type = type;
     s->ids[s->n_ids].id = id;
@@ -174,8 +186,8 @@ static void merge_put(wt_buf *out, uint64_t *count, const char *p, size_t n) {
 }
 
 /* One ["a", "b"] pair as "a b", spaces inside a part as U+0120. */
-static int merge_pair(cv_run *r, cv_json *j, size_t pair, size_t k, wt_buf *tmp, wt_buf *out, uint64_t *count,
-                      wt_error *err) {
+static int merge_pair(cv_run *r, cv_json *j, size_t pair, size_t k, wt_buf *tmp, wt_buf *out,
+                      uint64_t *count, wt_error *err) {
   if (cvj_type(j, pair) != JSON_ARRAY || cvj_count(j, pair) != 2)
     return cv_fail(err, r->f, j->file, "model.merges[%zu] is not a pair of strings", k);
   tmp->n = 0;
@@ -183,9 +195,12 @@ static int merge_pair(cv_run *r, cv_json *j, size_t pair, size_t k, wt_buf *tmp,
   for (int part = 0; part < 2; part++, e = cvj_next(j, e)) {
     const char *p;
     size_t n;
-    if (cvj_type(j, e) != JSON_STRING) return cv_fail(err, r->f, j->file, "model.merges[%zu] is not a pair of strings", k);
-    if (cvj_str(j, e, &p, &n, err) != 0) return -1;
-    if (part) wb_put(tmp, " ", 1);
+    if (cvj_type(j, e) != JSON_STRING)
+      return cv_fail(err, r->f, j->file, "model.merges[%zu] is not a pair of strings", k);
+    if (cvj_str(j, e, &p, &n, err) != 0)
+      return -1;
+    if (part)
+      wb_put(tmp, " ", 1);
     for (size_t i = 0; i < n; i++) {
       if (p[i] == ' ')
         wb_put(tmp, "\xc4\xa0", 2);
@@ -193,7 +208,8 @@ static int merge_pair(cv_run *r, cv_json *j, size_t pair, size_t k, wt_buf *tmp,
         wb_put(tmp, p + i, 1);
     }
   }
-  if (tmp->oom) return wt_fail(err, "out of memory");
+  if (tmp->oom)
+    return wt_fail(err, "out of memory");
   merge_put(out, count, tmp->p, tmp->n);
   return 0;
 }
@@ -203,7 +219,8 @@ int cv_merges_read(cv_run *r, wt_buf *out, uint64_t *count, wt_error *err) {
   size_t model = cvj_present(j) ? cvj_get(j, 0, "model") : 0;
   size_t list = model ? cvj_get(j, model, "merges") : 0;
   *count = 0;
-  if (!list || cvj_type(j, list) != JSON_ARRAY || cvj_count(j, list) == 0) return 0;
+  if (!list || cvj_type(j, list) != JSON_ARRAY || cvj_count(j, list) == 0)
+    return 0;
   size_t first = cvj_first(j, list), k = 0;
   int strings = cvj_type(j, first) == JSON_STRING;
   if (!strings && !(cvj_type(j, first) == JSON_ARRAY && cvj_count(j, first) == 2 &&
@@ -218,7 +235,8 @@ int cv_merges_read(cv_run *r, wt_buf *out, uint64_t *count, wt_error *err) {
         free(tmp.p);
         return cv_fail(err, r->f, j->file, "model.merges[%zu] is not a string like the first", k);
       }
-      if (cvj_str(j, e, &p, &n, err) != 0) goto fail;
+      if (cvj_str(j, e, &p, &n, err) != 0)
+        goto fail;
       merge_put(out, count, p, n);
     } else if (merge_pair(r, j, e, k, &tmp, out, count, err) != 0) {
       goto fail;
@@ -236,32 +254,41 @@ static int load_merges_txt(sv *s, wt_error *err) {
   const cv_file_bytes *b = &s->r->f->merges_txt;
   const char *p = (const char *)b->p, *end = p + b->n;
   int first = 1;
-  if (!p) return 0;
+  if (!p)
+    return 0;
   while (p < end) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
     const char *e = nl ? nl : end;
     const char *a = p;
     p = nl ? nl + 1 : end;
-    while (a < e && (*a == ' ' || *a == '\t' || *a == '\r' || *a == '\v' || *a == '\f')) a++;
+    while (a < e && (*a == ' ' || *a == '\t' || *a == '\r' || *a == '\v' || *a == '\f'))
+      a++;
     const char *z = e;
-    while (z > a && (z[-1] == ' ' || z[-1] == '\t' || z[-1] == '\r' || z[-1] == '\v' || z[-1] == '\f')) z--;
+    while (z > a &&
+           (z[-1] == ' ' || z[-1] == '\t' || z[-1] == '\r' || z[-1] == '\v' || z[-1] == '\f'))
+      z--;
     if (first && z > a && *a == '#') {
       first = 0;
       continue;
     }
     first = 0;
-    if (z == a) continue;
+    if (z == a)
+      continue;
     const char *parts[3];
     size_t lens[3], np = 0;
     for (const char *q = a; q < z && np < 3;) {
-      while (q < z && (*q == ' ' || *q == '\t' || *q == '\v' || *q == '\f' || *q == '\r')) q++;
-      if (q == z) break;
+      while (q < z && (*q == ' ' || *q == '\t' || *q == '\v' || *q == '\f' || *q == '\r'))
+        q++;
+      if (q == z)
+        break;
       const char *w = q;
-      while (q < z && !(*q == ' ' || *q == '\t' || *q == '\v' || *q == '\f' || *q == '\r')) q++;
+      while (q < z && !(*q == ' ' || *q == '\t' || *q == '\v' || *q == '\f' || *q == '\r'))
+        q++;
       parts[np] = w;
       lens[np++] = (size_t)(q - w);
     }
-    if (np != 2) continue; /* "Entry malformed, ignoring" */
+    if (np != 2)
+      continue; /* "Entry malformed, ignoring" */
     wb_u64(&s->merges, lens[0] + 1 + lens[1]);
     wb_put(&s->merges, parts[0], lens[0]);
     wb_put(&s->merges, " ", 1);
@@ -276,21 +303,24 @@ static int added_id(sv *s, const pyv *c, int64_t *id, int *found, wt_error *err)
   cv_json *j = &s->r->tok_json;
   size_t list = cvj_present(j) ? cvj_get(j, 0, "added_tokens") : 0;
   *found = 0;
-  if (!list || cvj_type(j, list) != JSON_ARRAY) return 0;
+  if (!list || cvj_type(j, list) != JSON_ARRAY)
+    return 0;
   for (size_t e = cvj_first(j, list); e < cvj_next(j, list); e = cvj_next(j, e)) {
     size_t ct = cvj_get(j, e, "content");
     const char *p;
     size_t n;
-    if (!ct || cvj_type(j, ct) != JSON_STRING) continue;
-    if (cvj_str(j, ct, &p, &n, err) != 0) return -1;
-    if (n != c->n || memcmp(p, c->s, n) != 0) continue;
+    if (!ct || cvj_type(j, ct) != JSON_STRING)
+      continue;
+    if (cvj_str(j, ct, &p, &n, err) != 0)
+      return -1;
+    if (n != c->n || memcmp(p, c->s, n) != 0)
+      continue;
     size_t it = cvj_get(j, e, "id");
     *found = it && cvj_int(j, it, 1, id); /* atok.get('id'): not an int is no id */
     return 0;
   }
   return 0;
 }
-
 
 /* ---- SpecialVocab ------------------------------------------------------ */
 
@@ -299,21 +329,27 @@ static int load(sv *s, wt_error *err) {
   cv_json *tj = &r->tok_json, *tc = &r->tok_config;
   int de3 = r->era == CV_DE3FF815;
   if (cvj_present(tj)) {
-    if (s->o->load_merges && cv_merges_read(r, &s->merges, &s->n_merges, err) != 0) return -1;
-    if (de3 && sv_parse_normalizer(s, cvj_get(tj, 0, "normalizer"), 0) != 0) return -1;
-    if (de3 && sv_read_post_processor(s, err) != 0) return -1;
+    if (s->o->load_merges && cv_merges_read(r, &s->merges, &s->n_merges, err) != 0)
+      return -1;
+    if (de3 && sv_parse_normalizer(s, cvj_get(tj, 0, "normalizer"), 0) != 0)
+      return -1;
+    if (de3 && sv_read_post_processor(s, err) != 0)
+      return -1;
   }
   if (cvj_present(tc) && (!de3 || cvj_count(tc, 0) > 0)) {
-    if (sv_load_chat_template(s, err) != 0) return -1;
+    if (sv_load_chat_template(s, err) != 0)
+      return -1;
     for (size_t i = 0; i < s->n_types; i++) {
       char key[40];
       const char *typ = s->types[i];
       snprintf(key, sizeof(key), "add_%s_token", typ);
       size_t a = cvj_get(tc, 0, key);
-      if (a && cvj_type(tc, a) == JSON_BOOL) sv_set_add(s, typ, cvj_truthy(tc, a));
+      if (a && cvj_type(tc, a) == JSON_BOOL)
+        sv_set_add(s, typ, cvj_truthy(tc, a));
       snprintf(key, sizeof(key), "%s_token", typ);
       pyv e = {0};
-      if (sv_config_get(s, key, &e, err) != 0) return -1;
+      if (sv_config_get(s, key, &e, err) != 0)
+        return -1;
       int64_t id;
       int found = 0;
       if (e.s && added_id(s, &e, &id, &found, err) != 0) {
@@ -321,7 +357,8 @@ static int load(sv *s, wt_error *err) {
         return -1;
       }
       sv_py_free(&e);
-      if (found && sv_set_special(s, typ, id, "tokenizer.json", err) != 0) return -1;
+      if (found && sv_set_special(s, typ, id, "tokenizer.json", err) != 0)
+        return -1;
     }
   }
   cv_json *cj = &r->config;
@@ -332,11 +369,15 @@ static int load(sv *s, wt_error *err) {
       int64_t id;
       snprintf(key, sizeof(key), "%s_token_id", s->types[i]);
       size_t v = cvj_get(cj, 0, key);
-      if ((!v || cvj_type(cj, v) == JSON_NULL) && text) v = cvj_get(cj, text, key);
-      if (v && cvj_int(cj, v, 1, &id) && sv_set_special(s, s->types[i], id, "config.json", err) != 0) return -1;
+      if ((!v || cvj_type(cj, v) == JSON_NULL) && text)
+        v = cvj_get(cj, text, key);
+      if (v && cvj_int(cj, v, 1, &id) &&
+          sv_set_special(s, s->types[i], id, "config.json", err) != 0)
+        return -1;
     }
   }
-  if (s->o->load_merges && s->n_merges == 0 && load_merges_txt(s, err) != 0) return -1;
+  if (s->o->load_merges && s->n_merges == 0 && load_merges_txt(s, err) != 0)
+    return -1;
   return 0;
 }
 
@@ -347,19 +388,25 @@ static int add_to_gguf(sv *s, wt_error *err) {
     wb_u32(&v, GGUF_TYPE_STRING);
     wb_u64(&v, s->n_merges);
     wb_put(&v, s->merges.p, s->merges.n);
-    if (cvk_take(kv, "tokenizer.ggml.merges", GGUF_TYPE_ARRAY, &v, err) != 0) return -1;
+    if (cvk_take(kv, "tokenizer.ggml.merges", GGUF_TYPE_ARRAY, &v, err) != 0)
+      return -1;
     s->r->n_merges = s->n_merges;
   }
   for (size_t i = 0; i < s->n_ids; i++)
     for (size_t k = 0; k < sizeof(id_keys) / sizeof(id_keys[0]); k++)
-      if (strcmp(s->ids[i].type, id_keys[k].type) == 0 && cvk_u32(kv, id_keys[k].key, (uint64_t)s->ids[i].id, err) != 0)
+      if (strcmp(s->ids[i].type, id_keys[k].type) == 0 &&
+          cvk_u32(kv, id_keys[k].key, (uint64_t)s->ids[i].id, err) != 0)
         return -1;
   for (size_t i = 0; i < s->n_adds; i++)
     for (size_t k = 0; k < sizeof(add_keys) / sizeof(add_keys[0]); k++)
-      if (strcmp(s->adds[i].type, add_keys[k].type) == 0 && cvk_bool(kv, add_keys[k].key, s->adds[i].v, err) != 0)
+      if (strcmp(s->adds[i].type, add_keys[k].type) == 0 &&
+          cvk_bool(kv, add_keys[k].key, s->adds[i].v, err) != 0)
         return -1;
-  if (!s->o->no_chat_template && sv_add_chat_template(s, err) != 0) return -1;
-  if (s->lowercase >= 0 && cvk_bool(kv, "tokenizer.ggml.normalizer.lowercase", s->lowercase, err) != 0) return -1;
+  if (!s->o->no_chat_template && sv_add_chat_template(s, err) != 0)
+    return -1;
+  if (s->lowercase >= 0 &&
+      cvk_bool(kv, "tokenizer.ggml.normalizer.lowercase", s->lowercase, err) != 0)
+    return -1;
   if (s->strip_accents >= 0 &&
       cvk_bool(kv, "tokenizer.ggml.normalizer.strip_accents", s->strip_accents, err) != 0)
     return -1;
@@ -372,13 +419,16 @@ int cv_special_vocab(cv_run *r, const cv_special_opts *o, wt_error *err) {
   s.r = r;
   s.o = o;
   s.lowercase = s.strip_accents = -1;
-  for (const char *const *t = o->types ? o->types : default_types; *t && s.n_types < MAX_TYPES - 2; t++)
+  for (const char *const *t = o->types ? o->types : default_types; *t && s.n_types < MAX_TYPES - 2;
+       t++)
     s.types[s.n_types++] = *t;
   int rc = load(&s, err);
   for (size_t i = 0; rc == 0 && i < sizeof(o->set) / sizeof(o->set[0]) && o->set[i].type; i++)
     rc = sv_set_special(&s, o->set[i].type, o->set[i].id, "the converter", err);
-  if (rc == 0) rc = add_to_gguf(&s, err);
-  for (size_t i = 0; i < s.n_over; i++) sv_py_free(&s.over[i].v);
+  if (rc == 0)
+    rc = add_to_gguf(&s, err);
+  for (size_t i = 0; i < s.n_over; i++)
+    sv_py_free(&s.over[i].v);
   free(s.merges.p);
   sv_chat_free(&s);
   return rc;

@@ -15,7 +15,7 @@
 typedef enum { PY_NONE, PY_STR, PY_OTHER } py_kind;
 typedef struct pyv {
   py_kind kind;
-  char *s;     /* PY_STR: the string; PY_OTHER: an object's "content" if a string, else NULL */
+  char *s; /* PY_STR: the string; PY_OTHER: an object's "content" if a string, else NULL */
   size_t n;
   int truthy;
 } pyv;
@@ -45,8 +45,8 @@ typedef struct sv {
   uint64_t n_merges;
   int lowercase, strip_accents; /* -1: None */
   /* the chat template */
-  int tmpl_kind;     /* 0 None, 1 a string, 2 a list */
-  char *tmpl;        /* the string */
+  int tmpl_kind; /* 0 None, 1 a string, 2 a list */
+  char *tmpl;    /* the string */
   size_t tmpl_n;
   cv_json *tmpl_doc; /* the list: its file and token */
   size_t tmpl_tok;

@@ -40,19 +40,24 @@ int cv_fail(wt_error *err, const cv_vocab_files *f, const char *file, const char
 
 int cvt_init(cv_table *t, uint64_t n, int with_scores, wt_error *err) {
   memset(t, 0, sizeof(*t));
-  if (n > CV_MAX_TOKENS) return wt_fail(err, "a vocabulary of %llu tokens is too large", (unsigned long long)n);
+  if (n > CV_MAX_TOKENS)
+    return wt_fail(err, "a vocabulary of %llu tokens is too large", (unsigned long long)n);
   t->n = n;
   t->off = calloc(n ? n : 1, sizeof(*t->off));
   t->len = calloc(n ? n : 1, sizeof(*t->len));
   t->type = calloc(n ? n : 1, sizeof(*t->type));
-  if (with_scores) t->score = calloc(n ? n : 1, sizeof(*t->score));
-  if (!t->off || !t->len || !t->type || (with_scores && !t->score)) goto oom;
+  if (with_scores)
+    t->score = calloc(n ? n : 1, sizeof(*t->score));
+  if (!t->off || !t->len || !t->type || (with_scores && !t->score))
+    goto oom;
   for (uint64_t i = 0; i < n; i++) {
     char pad[32];
     int k = snprintf(pad, sizeof(pad), "[PAD%llu]", (unsigned long long)i);
-    if (cvt_set(t, i, pad, (size_t)k, err) != 0) return -1;
+    if (cvt_set(t, i, pad, (size_t)k, err) != 0)
+      return -1;
     t->type[i] = CV_TOK_UNUSED;
-    if (with_scores) t->score[i] = PAD_SCORE;
+    if (with_scores)
+      t->score[i] = PAD_SCORE;
   }
   return 0;
 oom:
@@ -61,10 +66,12 @@ oom:
 }
 
 int cvt_set(cv_table *t, uint64_t i, const char *p, size_t n, wt_error *err) {
-  if (n > UINT32_MAX) return wt_fail(err, "token %llu is too long", (unsigned long long)i);
+  if (n > UINT32_MAX)
+    return wt_fail(err, "token %llu is too long", (unsigned long long)i);
   t->off[i] = t->pool.n;
   t->len[i] = (uint32_t)n;
-  if (wb_put(&t->pool, p, n) != 0) return wt_fail(err, "out of memory for the tokens");
+  if (wb_put(&t->pool, p, n) != 0)
+    return wt_fail(err, "out of memory for the tokens");
   return 0;
 }
 
@@ -92,7 +99,8 @@ int cvt_scores_value(const cv_table *t, wt_buf *out) {
 int cvt_types_value(const cv_table *t, wt_buf *out) {
   wb_u32(out, GGUF_TYPE_INT32);
   wb_u64(out, t->n);
-  for (uint64_t i = 0; i < t->n; i++) wb_u32(out, (uint32_t)t->type[i]);
+  for (uint64_t i = 0; i < t->n; i++)
+    wb_u32(out, (uint32_t)t->type[i]);
   return out->oom ? -1 : 0;
 }
 
@@ -119,11 +127,13 @@ static uint64_t hash_bytes(const char *p, size_t n) {
 int cvx_build(cv_index *x, size_t n, cv_str_at at, const void *ctx) {
   size_t cap = 16;
   while (cap < 2 * n + 16) {
-    if (cap > SIZE_MAX / 4) return -1;
+    if (cap > SIZE_MAX / 4)
+      return -1;
     cap *= 2;
   }
   x->slot = calloc(cap, sizeof(*x->slot));
-  if (!x->slot) return -1;
+  if (!x->slot)
+    return -1;
   x->mask = cap - 1;
   x->at = at;
   x->ctx = ctx;
@@ -133,10 +143,12 @@ int cvx_build(cv_index *x, size_t n, cv_str_at at, const void *ctx) {
 int64_t cvx_find(const cv_index *x, const char *p, size_t n) {
   for (size_t s = hash_bytes(p, n) & x->mask;; s = (s + 1) & x->mask) {
     uint32_t v = x->slot[s];
-    if (!v) return -1;
+    if (!v)
+      return -1;
     size_t m;
     const char *q = x->at(x->ctx, v - 1, &m);
-    if (m == n && memcmp(p, q, n) == 0) return v - 1;
+    if (m == n && memcmp(p, q, n) == 0)
+      return v - 1;
   }
 }
 
@@ -151,7 +163,8 @@ int64_t cvx_add(cv_index *x, uint32_t id) {
     }
     size_t m;
     const char *q = x->at(x->ctx, v - 1, &m);
-    if (m == n && memcmp(p, q, n) == 0) return v - 1;
+    if (m == n && memcmp(p, q, n) == 0)
+      return v - 1;
   }
 }
 
@@ -181,8 +194,11 @@ static int same(const char *p, size_t n, const char *s) {
 int cv_looks_special(const char *p, size_t n) {
   if (same(p, n, "<pad>") || same(p, n, "<mask>") || same(p, n, "<2mass>") || same(p, n, "[@BOS@]"))
     return 1;
-  if (starts(p, n, "<|") && ends(p, n, "|>")) return 1;
-  if (starts(p, n, "<\xef\xbd\x9c") && ends(p, n, "\xef\xbd\x9c>")) return 1; /* <｜ ... ｜> */
-  if (starts(p, n, "<unused") && ends(p, n, ">")) return 1;
+  if (starts(p, n, "<|") && ends(p, n, "|>"))
+    return 1;
+  if (starts(p, n, "<\xef\xbd\x9c") && ends(p, n, "\xef\xbd\x9c>"))
+    return 1; /* <｜ ... ｜> */
+  if (starts(p, n, "<unused") && ends(p, n, ">"))
+    return 1;
   return 0;
 }
