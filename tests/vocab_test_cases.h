@@ -194,6 +194,11 @@ static void case_sentencepiece(void) {
   CHECK(rc != 0 && strstr(err.msg, "tiny/tokenizer.model") && strstr(err.msg, "7 pieces"),
         "more pieces than vocab_size: %s", err.msg);
   keep_free(&k);
+  /* a vocab_size that would make the table unbounded by the input */
+  f.config = FILE_OF("{\"vocab_size\": 2000000}");
+  rc = run("LlamaForCausalLM", &f, 0, &k, &info, &err);
+  CHECK(rc != 0 && strstr(err.msg, "far larger"), "an unbounded vocab_size: %s", err.msg);
+  keep_free(&k);
   /* Gemma: eot 107 without a range check, FIM ids skipped, add_space_prefix last */
   f.config = FILE_OF("{\"vocab_size\": 7, \"pad_token_id\": 0}");
   f.tokenizer_config = FILE_OF("{\"chat_template\": \"T\", \"add_bos_token\": true}");

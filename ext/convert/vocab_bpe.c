@@ -37,8 +37,6 @@
 #include "vocab_int.h"
 #include "write/write_buf.h"
 
-#define MAX_PADDING (1u << 20)
-
 /* One token of the vocabulary (base or added). */
 typedef struct btok {
   const char *p; /* into the file, or into the pool when decoded */
@@ -113,7 +111,7 @@ static int read_base(bpe *b, size_t vocab, wt_error *err) {
   if (cvj_items(j, vocab, &it, &n, err) != 0)
     return -1;
   int rc = -1;
-  uint64_t bound = (uint64_t)n + MAX_PADDING;
+  uint64_t bound = (uint64_t)n + CV_MAX_PADDING;
   for (size_t i = 0; i < n; i++) {
     const char *p;
     size_t len;
@@ -178,7 +176,7 @@ static int add_one(bpe *b, cv_json *j, size_t content, int64_t declared, int spe
     return cv_fail(err, b->r->f, j->file,
                    "%s %s declares id %lld, but the tokenizers library would give it id %lld", what,
                    CV_Q(q, p, n), (long long)declared, (long long)id);
-  int g = grow(b, (uint64_t)id, b->n_base + b->count + MAX_PADDING, err);
+  int g = grow(b, (uint64_t)id, b->n_base + b->count + CV_MAX_PADDING, err);
   if (g != 0)
     return g < 0 ? -1 : cv_fail(err, b->r->f, j->file, "%s: too many added tokens", what);
   btok *t = &b->tok[id];
@@ -406,7 +404,7 @@ int cv_bpe_vocab(cv_run *r, wt_error *err) {
             (unsigned long long)size, (unsigned long long)max_id);
     goto done;
   }
-  if (size > b.count + MAX_PADDING) {
+  if (size > b.count + CV_MAX_PADDING) {
     cv_fail(err, r->f, "config.json",
             "vocab_size %llu is far larger than the tokenizer's %llu tokens",
             (unsigned long long)size, (unsigned long long)b.count);
@@ -414,6 +412,8 @@ int cv_bpe_vocab(cv_run *r, wt_error *err) {
   }
   if (pre_model(&b, model, &m, err) != 0 || cv_pre_name(r, &m, &r->pre, err) != 0)
     goto done;
+  free(m.merges.p); /* SpecialVocab reads the merges again: one copy at a time */
+  memset(&m.merges, 0, sizeof(m.merges));
   if (cvt_init(&t, size, 0, err) != 0 || fill_table(&b, &t, err) != 0)
     goto done;
   wt_buf v = {0};

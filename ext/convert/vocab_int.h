@@ -39,6 +39,11 @@ enum {
 ** u32 ids; a larger list is refused before anything is allocated for it). */
 #define CV_MAX_TOKENS 0x7fffffffULL
 
+/* The most "[PAD<i>]" tokens config.json's vocab_size may add past the
+** tokenizer's own count (real checkpoints pad by a few hundred): beyond
+** it the token table would not be bounded by the input. */
+#define CV_MAX_PADDING (1u << 20)
+
 /* ---- messages --------------------------------------------------------- */
 
 /* "<dir>/<file>: " then the message.  Returns -1. */

@@ -300,6 +300,12 @@ static int sp_open(cv_run *r, cv_spm *m, cv_table *t, wt_error *err) {
   if (cv_spm_parse(r->f->tokenizer_model.p, r->f->tokenizer_model.n, m, &e) != 0)
     return cv_fail(err, r->f, "tokenizer.model", "%s", e.msg);
   uint64_t size = r->hp_vocab_size >= 0 ? (uint64_t)r->hp_vocab_size : m->n;
+  if (size > m->n + CV_MAX_PADDING) {
+    cv_spm_free(m);
+    return cv_fail(err, r->f, "config.json",
+                   "vocab_size %llu is far larger than tokenizer.model's %zu pieces",
+                   (unsigned long long)size, m->n);
+  }
   if (cvt_init(t, size, 1, err) != 0) {
     cv_spm_free(m);
     return -1;

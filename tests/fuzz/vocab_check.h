@@ -27,14 +27,13 @@ typedef struct fz_entry {
 } fz_entry;
 
 typedef struct fz_sink {
-  fz_entry e[64];
-  size_t n;
+  fz_entry *e;
+  size_t n, cap;
 } fz_sink;
 
 static int fz_add(void *ctx, const char *key, uint32_t type, const unsigned char *val, size_t n,
                   wt_error *err) {
   fz_sink *s = ctx;
-  (void)err;
   if (s->n == 64 || strlen(key) >= sizeof(s->e[0].key))
     abort();
   for (size_t i = 0; i < s->n; i++)
