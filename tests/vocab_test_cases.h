@@ -218,6 +218,18 @@ static void case_sentencepiece(void) {
             bool_of(&k, "tokenizer.ggml.add_space_prefix") == 0,
         "gemma's recipe (%s)", rc ? err.msg : "");
   keep_free(&k);
+  /* c392e50's LlamaModel: add_prefix_space after the vocabulary, a null
+  ** written as false (de3ff815 writes it first, and skips a null) */
+  f.config = FILE_OF("{\"vocab_size\": 7}");
+  f.tokenizer_config = FILE_OF("{\"add_prefix_space\": null, \"add_eos_token\": true}");
+  rc = run("LlamaForCausalLM", &f, 7, &k, &info, &err);
+  static const char *const prefix_last[] = {"tokenizer.ggml.model",          "tokenizer.ggml.pre",
+                                            "tokenizer.ggml.tokens",         "tokenizer.ggml.scores",
+                                            "tokenizer.ggml.token_type",     "tokenizer.ggml.add_eos_token",
+                                            "tokenizer.ggml.add_space_prefix", NULL};
+  CHECK(rc == 0 && order_is(&k, prefix_last) && bool_of(&k, "tokenizer.ggml.add_space_prefix") == 0,
+        "c392e50's add_space_prefix (%s)", rc ? err.msg : "order");
+  keep_free(&k);
   /* SmolLM's size under c392e50: add_bos_token given by the files, then
   ** forced false: gguf-py raised "Duplicated key name" */
   f.config = FILE_OF("{\"vocab_size\": 49152}");
