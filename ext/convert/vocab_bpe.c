@@ -365,6 +365,20 @@ static int fill_table(bpe *b, cv_table *t, wt_error *err) {
   return oom ? wt_fail(err, "out of memory") : 0;
 }
 
+/* Free what reading the vocabulary took (again: a no-op). */
+static void release(bpe *b, cv_bpe_model *m, cv_table *t) {
+  cvx_free(&b->by_text);
+  free(b->tok);
+  free(b->pool.p);
+  b->tok = NULL;
+  memset(&b->pool, 0, sizeof(b->pool));
+  free(m->tok);
+  free(m->tok_n);
+  free(m->merges.p);
+  memset(m, 0, sizeof(*m));
+  cvt_free(t);
+}
+
 int cv_bpe_vocab(cv_run *r, wt_error *err) {
   cv_json *j = &r->tok_json;
   bpe b;
@@ -429,17 +443,12 @@ int cv_bpe_vocab(cv_run *r, wt_error *err) {
       goto done;
   }
   r->n_tokens = t.n;
+  release(&b, &m, &t); /* before SpecialVocab reads the merges: a lower peak */
   cv_special_opts o = {0};
   o.load_merges = 1;
   o.n_vocab = -1;
   rc = cv_special_vocab(r, &o, err);
 done:
-  cvx_free(&b.by_text);
-  free(b.tok);
-  free(b.pool.p);
-  free(m.tok);
-  free(m.tok_n);
-  free(m.merges.p);
-  cvt_free(&t);
+  release(&b, &m, &t);
   return rc;
 }

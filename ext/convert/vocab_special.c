@@ -383,12 +383,14 @@ static int load(sv *s, wt_error *err) {
 
 static int add_to_gguf(sv *s, wt_error *err) {
   cv_kvlist *kv = &s->r->kv;
-  if (s->n_merges) {
-    wt_buf v = {0};
-    wb_u32(&v, GGUF_TYPE_STRING);
-    wb_u64(&v, s->n_merges);
-    wb_put(&v, s->merges.p, s->merges.n);
-    if (cvk_take(kv, "tokenizer.ggml.merges", GGUF_TYPE_ARRAY, &v, err) != 0)
+  if (s->n_merges) { /* the array's 12-byte head was kept free at the front */
+    unsigned char head[12];
+    for (int i = 0; i < 4; i++)
+      head[i] = (unsigned char)(GGUF_TYPE_STRING >> (8 * i));
+    for (int i = 0; i < 8; i++)
+      head[4 + i] = (unsigned char)(s->n_merges >> (8 * i));
+    memcpy(s->merges.p, head, 12);
+    if (cvk_take(kv, "tokenizer.ggml.merges", GGUF_TYPE_ARRAY, &s->merges, err) != 0)
       return -1;
     s->r->n_merges = s->n_merges;
   }
@@ -422,7 +424,8 @@ int cv_special_vocab(cv_run *r, const cv_special_opts *o, wt_error *err) {
   for (const char *const *t = o->types ? o->types : default_types; *t && s.n_types < MAX_TYPES - 2;
        t++)
     s.types[s.n_types++] = *t;
-  int rc = load(&s, err);
+  int rc = wb_fill(&s.merges, 0, 12) ? wt_fail(err, "out of memory")
+                                     : load(&s, err); /* head, then merges */
   for (size_t i = 0; rc == 0 && i < sizeof(o->set) / sizeof(o->set[0]) && o->set[i].type; i++)
     rc = sv_set_special(&s, o->set[i].type, o->set[i].id, "the converter", err);
   if (rc == 0)
