@@ -18,7 +18,8 @@ For each checkpoint and --outtype (f32, f16, bf16, q8_0): every tensor of
 the converter's file as gguf-py's GGUFReader reads it, in order: name, ggml
 type, shape (ne[0] first) and the SHA-256 of its bytes; for the Qwen3
 checkpoint (the one architecture converted as de3ff815 converts it) also
-every metadata key but the tokenizer's, in order, with its type and value.
+every metadata key but the tokenizer's, in order, with its type and value,
+and the SHA-256 of the whole file (the tokenizer's keys included).
 Only the tensors of the other checkpoints are recorded: de3ff815 orders
 their metadata otherwise than c392e50, which gguf_convert follows.
 """
@@ -106,6 +107,12 @@ def main():
                 print(hashlib.sha256(bytes(x.data.tobytes())).hexdigest())
             if not case.startswith("tiny-qwen3"):
                 continue
+            print("\n# the whole file, tokenizer included")
+            print("query T nosort")
+            print("SELECT file_sha256('%s')" % name)
+            print("----")
+            with open(out, "rb") as f:
+                print(hashlib.sha256(f.read()).hexdigest())
             print("\nquery TTT nosort")
             print("SELECT key, type, CAST(CASE WHEN type = 'ARRAY' THEN count ELSE value END AS TEXT)")
             print("FROM gguf_metadata('%s') WHERE key NOT LIKE 'tokenizer.%%'" % name)

@@ -37,6 +37,7 @@ the item, nothing written):
   bad-f8            an F8_E4M3 weight
   bad-int           an I32 weight
   bad-noconfig      no config.json
+  bad-notokenizer   neither tokenizer.model nor tokenizer.json
 
 Values are seeded Gaussian noise (random.Random), so that Q8_0's scales and
 roundings vary; F16 with Python's struct 'e' (round to nearest even), BF16
@@ -326,6 +327,8 @@ def broken(out):
          raw={"model.layers.0.mlp.up_proj.weight": bytes(4 * 128 * 64)})
     make(out, "bad-noconfig", "llama", "LlamaForCausalLM", "BF16", small, rng, layers=1)
     os.remove(os.path.join(out, "bad-noconfig", "config.json"))
+    make(out, "bad-notokenizer", "llama", "LlamaForCausalLM", "BF16", small, rng, layers=1)
+    os.remove(os.path.join(out, "bad-notokenizer", "tokenizer.model"))
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@
 #include "convert/hparams.h"
 #include "convert/kv_list.h"
 #include "convert/plan.h"
+#include "convert/vocab.h"
 #include "write/gguf_writer.h"
 #include "write/out_file.h"
 #include "write/write_job.h"
@@ -62,6 +63,7 @@ typedef struct cv_job {
   size_t n_extras;
   cv_plan plan;
   cv_kv_list kv;
+  cv_vocab_files vf;
   wt_buf hdr;
   uint64_t *start, data_size;
   uint64_t alignment;
@@ -96,6 +98,8 @@ static int check_qwen3_kind(cv_job *j, wt_error *err) {
   free(path);
   if (rerank)
     return wt_fail(err, "a Qwen3 reranker (named so): converting rerankers is not supported");
+  if (cv_checkpoint_read(&j->ck, CV_BESIDE_MODULES, &j->where, err) != 0)
+    return -1;
   if (j->ck.files[CV_BESIDE_MODULES].present) {
     j->where = j->ck.files[CV_BESIDE_MODULES].path;
     return wt_fail(err, "a sentence-transformers model (modules.json): converting its pooling is "
@@ -109,18 +113,43 @@ static int add_quant_version(cv_job *j, wt_error *err) {
   return cv_kv_u32(&j->kv, "general.quantization_version", CV_QUANT_VERSION, err);
 }
 
-/* The tokenizer's entries, through the vocabulary part. */
+/* The tokenizer's entries (vocab.h), from the files it asks for, for an
+** embedding of as many rows as token_embd.weight has.  Its messages name
+** the file under the source folder themselves. */
 static int add_vocab(cv_job *j, wt_error *err) {
+  static const struct {
+    unsigned bit;
+    int which;
+  } files[] = {{CV_FILE_TOKENIZER_MODEL, CV_BESIDE_TOKENIZER_MODEL},
+               {CV_FILE_TOKENIZER_JSON, CV_BESIDE_TOKENIZER_JSON},
+               {CV_FILE_TOKENIZER_CONFIG, CV_BESIDE_TOKENIZER_CONFIG},
+               {CV_FILE_ADDED_TOKENS, CV_BESIDE_ADDED_TOKENS},
+               {CV_FILE_MERGES_TXT, CV_BESIDE_MERGES},
+               {CV_FILE_CHAT_TEMPLATE_JINJA, CV_BESIDE_CHAT_TEMPLATE},
+               {CV_FILE_CHAT_TEMPLATE_JSON, CV_BESIDE_CHAT_TEMPLATE_JSON}};
+  cv_file_bytes *slot[] = {&j->vf.tokenizer_model,   &j->vf.tokenizer_json,
+                           &j->vf.tokenizer_config,  &j->vf.added_tokens,
+                           &j->vf.merges_txt,        &j->vf.chat_template_jinja,
+                           &j->vf.chat_template_json};
   cv_kv_sink sink = cv_kv_list_sink(&j->kv);
-  int file = -1;
-  if (j->opt->vocab == NULL)
-    return 0;
-  if (j->opt->vocab(j->arch->hf, j->ck.files, j->dims.n_vocab, &sink, &file, err) != 0) {
-    if (file >= 0 && file < CV_BESIDE_COUNT)
-      j->where = j->ck.files[file].path;
-    return -1;
+  unsigned wanted = cv_vocab_files_wanted(j->arch->hf);
+  uint64_t n_vocab = 0;
+  size_t i;
+  for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+    const cv_file *f = &j->ck.files[files[i].which];
+    if (!(wanted & files[i].bit))
+      continue;
+    if (cv_checkpoint_read(&j->ck, files[i].which, &j->where, err) != 0)
+      return -1;
+    *slot[i] = (cv_file_bytes){f->present ? f->p : NULL, f->present ? f->n : 0};
   }
-  return 0;
+  j->vf.config = (cv_file_bytes){j->ck.files[CV_BESIDE_CONFIG].p, j->ck.files[CV_BESIDE_CONFIG].n};
+  j->vf.dir_name = j->ck.dir;
+  for (i = 0; i < j->plan.n; i++)
+    if (strcmp(j->plan.t[i].name, "token_embd.weight") == 0)
+      n_vocab = j->plan.t[i].ne[1];
+  j->where = NULL;
+  return cv_vocab_write(j->arch->hf, &j->vf, n_vocab, &sink, NULL, err);
 }
 
 /* Every metadata entry and the plan, in the converter's order. */

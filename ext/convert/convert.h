@@ -13,8 +13,8 @@
 **   arch.c     the architecture (config.json's architectures[0]) and the
 **              tensors its converter class generates;
 **   plan.c     the output tensors: names, types, shapes, rules;
-**   general.c, hparams.c, and the vocabulary part (vocab*.c): the metadata,
-**              in the converter's order, into a kv_list.c;
+**   general.c, hparams.c, and the vocabulary (vocab.h): the metadata, in
+**              the converter's order, into a kv_list.c;
 **   data.c     each tensor's bytes: copied by reference, or encoded a
 **              bounded piece at a time.
 ** The output is written as every writer here writes (write/write_job.h): a
@@ -44,19 +44,10 @@
 /* outtype "auto": de3ff815's guess (plan.h: cv_plan_auto_ftype). */
 #define CV_FTYPE_AUTO (-1)
 
-/* The vocabulary's part: the tokenizer's metadata entries, in the
-** converter's order, for architectures[0] hf_arch, from the files read
-** beside the checkpoint (files[CV_BESIDE_COUNT]), for an embedding of
-** n_vocab rows.  0, or -1 with err set and *file the index in files of
-** the file it is about (-1: none). */
-typedef int (*cv_vocab_fn)(const char *hf_arch, const cv_file *files, uint64_t n_vocab,
-                           cv_kv_sink *sink, int *file, wt_error *err);
-
 typedef struct cv_options {
-  int ftype;         /* CV_FTYPE_* of plan.h, or CV_FTYPE_AUTO */
-  const char *name;  /* general.name (the converter's --model-name), or NULL */
-  int verify;        /* read back and compare the tensors' bytes (1, the default) */
-  cv_vocab_fn vocab; /* NULL: no tokenizer metadata (a GGUF llama.cpp cannot load) */
+  int ftype;        /* CV_FTYPE_* of plan.h, or CV_FTYPE_AUTO */
+  const char *name; /* general.name (the converter's --model-name), or NULL */
+  int verify;       /* read back and compare the tensors' bytes (1, the default) */
   /* Called between pieces of work: non-zero stops with err set by it. */
   int (*interrupted)(void *ctx, wt_error *err);
   void *ctx;

@@ -164,33 +164,36 @@ static int open_parts(wt_cache *cache, cv_checkpoint *c, const char **where, wt_
   return check_index(c, where, err);
 }
 
-/* Read the files beside the checkpoint; config.json must be there. */
+int cv_checkpoint_read(cv_checkpoint *c, int which, const char **where, wt_error *err) {
+  cv_file *f = &c->files[which];
+  struct stat st;
+  wt_file file;
+  size_t n = strlen(c->dir) + strlen(file_names[which]) + 2;
+  int remote = wt_file_is_remote(c->dir, strlen(c->dir)), rc;
+  if (f->path != NULL)
+    return 0; /* read already */
+  f->name = file_names[which];
+  if ((f->path = malloc(n)) == NULL)
+    return wt_fail(err, "out of memory");
+  snprintf(f->path, n, "%s/%s", c->dir, file_names[which]);
+  *where = f->path;
+  if (!remote && stat(f->path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
+    return 0;
+  if (wt_file_open(&file, f->path, strlen(f->path), err) != 0)
+    return remote && strstr(err->msg, "HTTP 404") != NULL ? 0 : -1;
+  rc = wt_file_read_all(&file, CV_BESIDE_MAX, &f->p, &f->n, err);
+  wt_file_close(&file);
+  if (rc != 0)
+    return -1;
+  f->present = 1;
+  return 0;
+}
+
+/* Read config.json, which must be there, and generation_config.json. */
 static int read_files(cv_checkpoint *c, const char **where, wt_error *err) {
-  int i;
-  for (i = 0; i < CV_BESIDE_COUNT; i++) {
-    cv_file *f = &c->files[i];
-    struct stat st;
-    wt_file file;
-    size_t n = strlen(c->dir) + strlen(file_names[i]) + 2;
-    int remote = wt_file_is_remote(c->dir, strlen(c->dir)), rc;
-    f->name = file_names[i];
-    if ((f->path = malloc(n)) == NULL)
-      return wt_fail(err, "out of memory");
-    snprintf(f->path, n, "%s/%s", c->dir, file_names[i]);
-    *where = f->path;
-    if (!remote && stat(f->path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
-      continue;
-    if (wt_file_open(&file, f->path, strlen(f->path), err) != 0) {
-      if (remote && strstr(err->msg, "HTTP 404") != NULL)
-        continue;
-      return -1;
-    }
-    rc = wt_file_read_all(&file, CV_BESIDE_MAX, &f->p, &f->n, err);
-    wt_file_close(&file);
-    if (rc != 0)
-      return -1;
-    f->present = 1;
-  }
+  if (cv_checkpoint_read(c, CV_BESIDE_CONFIG, where, err) != 0 ||
+      cv_checkpoint_read(c, CV_BESIDE_GENERATION_CONFIG, where, err) != 0)
+    return -1;
   if (!c->files[CV_BESIDE_CONFIG].present) {
     *where = c->dir;
     return wt_fail(err, "no config.json beside the checkpoint");

@@ -16,9 +16,11 @@
 ** The tensors come in the converter's order: the shards by name, each
 ** shard's tensors by name.
 **
-** Beside the checkpoint: config.json (required) and the optional files the
-** converter's parts read, each at most CV_BESIDE_MAX bytes, fetched through
-** the same byte source (a remote file that answers 404 is absent).
+** Beside the checkpoint: config.json (required), read at the open, and
+** the files the converter's parts ask for (cv_checkpoint_read: the
+** tokenizer's, generation_config.json, modules.json), each at most
+** CV_BESIDE_MAX bytes, fetched through the same byte source (a remote file
+** that answers 404 is absent).
 */
 #ifndef WT_CV_SOURCE_H
 #define WT_CV_SOURCE_H
@@ -74,6 +76,11 @@ typedef struct cv_checkpoint {
 ** config.json).  c is ready for cv_checkpoint_close() either way. */
 int cv_checkpoint_open(wt_cache *cache, const char *source, cv_checkpoint *c, const char **where,
                        wt_error *err);
+
+/* Read file which (CV_BESIDE_*) beside the checkpoint unless it was read:
+** 0 (c->files[which].present says whether it is there), or -1 with err
+** set and *where its path (unreadable, over CV_BESIDE_MAX bytes). */
+int cv_checkpoint_read(cv_checkpoint *c, int which, const char **where, wt_error *err);
 
 /* The path of the shard that holds in[i]. */
 const char *cv_checkpoint_file_of(const cv_checkpoint *c, size_t i);
