@@ -358,6 +358,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	/usr/bin/python3 tests/check_readme.py README.md docs/*.md tests/fuzz/README.md
 	MAKE='$(MAKE)' sh tests/install_test.sh $(MODULE)
 	sh tests/llama_oracle.sh --check
+	sh tests/convert_logits.sh $(MODULE)
 	sh tests/write_others_test.sh $(MODULE)
 	@echo "== every test under AddressSanitizer + UBSan"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 sh tests/logged.sh $(LOGS)/slt-asan.log \

@@ -288,7 +288,10 @@ def main():
              rope_scaling={"type": "longrope",
                            "long_factor": [1.0 + 0.25 * i for i in range(8)],
                            "short_factor": [1.0 + 0.01 * i for i in range(8)]}),
-         rng)
+         rng,
+         # as Phi-3 adds <|endoftext|> (llama.cpp looks it up in a model named phi3)
+         tokenizer_extra={"added_tokens_decoder": {
+             str(N_VOCAB - 1): {"content": "<|endoftext|>", "special": True}}})
 
 
 def edit_json(path, fn):
