@@ -223,10 +223,14 @@ static void case_sentencepiece(void) {
   f.config = FILE_OF("{\"vocab_size\": 7}");
   f.tokenizer_config = FILE_OF("{\"add_prefix_space\": null, \"add_eos_token\": true}");
   rc = run("LlamaForCausalLM", &f, 7, &k, &info, &err);
-  static const char *const prefix_last[] = {"tokenizer.ggml.model",          "tokenizer.ggml.pre",
-                                            "tokenizer.ggml.tokens",         "tokenizer.ggml.scores",
-                                            "tokenizer.ggml.token_type",     "tokenizer.ggml.add_eos_token",
-                                            "tokenizer.ggml.add_space_prefix", NULL};
+  static const char *const prefix_last[] = {"tokenizer.ggml.model",
+                                            "tokenizer.ggml.pre",
+                                            "tokenizer.ggml.tokens",
+                                            "tokenizer.ggml.scores",
+                                            "tokenizer.ggml.token_type",
+                                            "tokenizer.ggml.add_eos_token",
+                                            "tokenizer.ggml.add_space_prefix",
+                                            NULL};
   CHECK(rc == 0 && order_is(&k, prefix_last) && bool_of(&k, "tokenizer.ggml.add_space_prefix") == 0,
         "c392e50's add_space_prefix (%s)", rc ? err.msg : "order");
   keep_free(&k);
@@ -415,6 +419,42 @@ static void case_special(void) {
   }
 }
 
+/* merges.txt when tokenizer.json has no merges: a "#" first line dropped,
+** CR, CR LF and LF end lines, lines of other than two parts dropped. */
+static void case_merges_txt(void) {
+  cv_run r;
+  wt_error err;
+  cv_vocab_files f = {0};
+  f.merges_txt = FILE_OF("#version: 0.2\r\na b\rc  d \n\nx y z\n\x1f e\tf");
+  memset(&r, 0, sizeof(r));
+  r.f = &f;
+  r.kv.era = r.era = CV_C392E50;
+  cv_special_opts o = {0};
+  o.load_merges = 1;
+  o.n_vocab = -1;
+  keep k = {0};
+  cv_kv_sink sink = {&k, keep_add};
+  int rc = cv_special_vocab(&r, &o, &err);
+  if (rc == 0)
+    rc = cvk_emit(&r.kv, &sink, &err);
+  const entry *e = keep_get(&k, "tokenizer.ggml.merges");
+  uint64_t n0 = 0, n1 = 0, n2 = 0;
+  const unsigned char *m0 = e ? elem(e, 0, &n0) : NULL, *m1 = e ? elem(e, 1, &n1) : NULL,
+                      *m2 = e ? elem(e, 2, &n2) : NULL;
+  CHECK(rc == 0 && e && rd64(e->val + 4) == 3 && n0 == 3 && !memcmp(m0, "a b", 3) && n1 == 3 &&
+            !memcmp(m1, "c d", 3) && n2 == 3 && !memcmp(m2, "e f", 3),
+        "merges.txt (%s)", rc ? err.msg : "merges");
+  keep_free(&k);
+  cvk_free(&r.kv);
+  f.merges_txt = FILE_OF("a \xff");
+  memset(&r, 0, sizeof(r));
+  r.f = &f;
+  rc = cv_special_vocab(&r, &o, &err);
+  CHECK(rc != 0 && strstr(err.msg, "merges.txt") && strstr(err.msg, "UTF-8"),
+        "merges.txt not UTF-8: %s", err.msg);
+  cvk_free(&r.kv);
+}
+
 /* A chat template given as a list of named templates. */
 static void case_template_list(void) {
   wt_buf m = {0};
@@ -450,4 +490,5 @@ static void builtin_cases(void) {
   case_bpe_unnamed();
   case_special();
   case_template_list();
+  case_merges_txt();
 }

@@ -8,9 +8,10 @@
 ** json.dump, which stay inside it).  Lookups follow Python: of repeated
 ** keys the last one counts (json.load keeps the last), an integer is a JSON
 ** number without fraction or exponent, true and false are also ints where
-** the converter uses isinstance(x, int), and truthiness is Python's.  A
-** string must be valid UTF-8 once its escapes are decoded (a lone surrogate
-** would make the converter's str.encode("utf-8") fail).
+** the converter uses isinstance(x, int), and truthiness is Python's.  The
+** file must be valid UTF-8 (the converter opens it with encoding="utf-8"),
+** and so must a string once its escapes are decoded (a lone surrogate would
+** make the converter's str.encode("utf-8") fail).
 */
 #include <errno.h>
 #include <stdlib.h>
@@ -31,6 +32,9 @@ int cvj_open(cv_json *j, const cv_file_bytes *b, const char *file, const cv_voca
   j->n = b->n;
   if (b->n > JSON_MAX_TEXT)
     return cv_fail(err, f, file, "%zu bytes is more than the JSON reader takes", b->n);
+  size_t valid = wt_utf8_valid_prefix(j->p, j->n);
+  if (valid != j->n) /* the converter opens it as UTF-8 text: json.load never sees it */
+    return cv_fail(err, f, file, "is not valid UTF-8 (byte %zu)", valid);
   wt_error e;
   if (json_parse(j->p, j->n, 0, &j->doc, &e) != 0) {
     json_doc_free(&j->doc);

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "vocab_int.h"
 #include "vocab_special.h"
 #include "write/write_buf.h"
@@ -249,46 +250,54 @@ fail:
   return -1;
 }
 
-/* merges.txt: "a b" lines, an optional first "#" line. */
+/* Python's str.isspace() for an ASCII byte. */
+static int py_space(char c) {
+  return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
+}
+
+/* merges.txt as gguf-py's _try_load_merges_txt reads it: text mode (UTF-8;
+** CR LF, CR and LF end a line), an optional first line starting with "#",
+** each stripped line split on whitespace, kept when it has exactly two
+** parts.  (Whitespace beyond ASCII, which Python's split() also knows, is
+** taken as part of a word here.) */
 static int load_merges_txt(sv *s, wt_error *err) {
   const cv_file_bytes *b = &s->r->f->merges_txt;
-  const char *p = (const char *)b->p, *end = p + b->n;
-  int first = 1;
-  if (!p)
+  if (!b->p)
     return 0;
+  const char *p = (const char *)b->p, *end = p + b->n;
+  if (!wt_utf8_valid(p, b->n))
+    return cv_fail(err, s->r->f, "merges.txt", "is not valid UTF-8 (the converter stops)");
+  int first = 1;
   while (p < end) {
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    const char *e = nl ? nl : end;
-    const char *a = p;
-    p = nl ? nl + 1 : end;
-    while (a < e && (*a == ' ' || *a == '\t' || *a == '\r' || *a == '\v' || *a == '\f'))
+    const char *e = p;
+    while (e < end && *e != '\n' && *e != '\r')
+      e++;
+    const char *a = p, *z = e;
+    p = e < end && *e == '\r' && e + 1 < end && e[1] == '\n' ? e + 2 : e + 1;
+    while (a < z && py_space(*a))
       a++;
-    const char *z = e;
-    while (z > a &&
-           (z[-1] == ' ' || z[-1] == '\t' || z[-1] == '\r' || z[-1] == '\v' || z[-1] == '\f'))
+    while (z > a && py_space(z[-1]))
       z--;
     if (first && z > a && *a == '#') {
       first = 0;
       continue;
     }
     first = 0;
-    if (z == a)
-      continue;
     const char *parts[3];
     size_t lens[3], np = 0;
     for (const char *q = a; q < z && np < 3;) {
-      while (q < z && (*q == ' ' || *q == '\t' || *q == '\v' || *q == '\f' || *q == '\r'))
+      while (q < z && py_space(*q))
         q++;
       if (q == z)
         break;
       const char *w = q;
-      while (q < z && !(*q == ' ' || *q == '\t' || *q == '\v' || *q == '\f' || *q == '\r'))
+      while (q < z && !py_space(*q))
         q++;
       parts[np] = w;
       lens[np++] = (size_t)(q - w);
     }
     if (np != 2)
-      continue; /* "Entry malformed, ignoring" */
+      continue; /* an empty line, or "Entry malformed, ignoring" */
     wb_u64(&s->merges, lens[0] + 1 + lens[1]);
     wb_put(&s->merges, parts[0], lens[0]);
     wb_put(&s->merges, " ", 1);
