@@ -186,8 +186,8 @@ $(BUILD)/write_test: tests/write_test.c $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
 # under AddressSanitizer + UBSan (tests/convert_test.c).
 CONVERT_TEST_SRC := $(PARSER_SRC) $(DECODE_SRC) $(WRITE_ENC_SRC) \
   $(addprefix ext/convert/,numbers.c config_values.c kv_list.c general.c hparams.c arch.c plan.c)
-$(BUILD)/convert_test: tests/convert_test.c $(CONVERT_TEST_SRC) $(EXT_HDR) | $(BUILD)
-	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/convert_test.c $(CONVERT_TEST_SRC) $(EXT_LIBS)
+$(BUILD)/convert_test: tests/convert_test.c tests/convert_test_numbers.c tests/convert_test.h $(CONVERT_TEST_SRC) $(EXT_HDR) | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/convert_test.c tests/convert_test_numbers.c $(CONVERT_TEST_SRC) $(EXT_LIBS)
 
 # Unit tests of the writers' pipeline (ext/write/write_job.h: a file written
 # from memory, a copy by reference and an encoder, read back and compared;
@@ -486,6 +486,7 @@ FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
                 fuzz_paths_index fuzz_url fuzz_hf_config fuzz_memory fuzz_paths_names
 FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg fuzz_write fuzz_vocab_spm fuzz_vocab_json
+FUZZ_TARGETS += fuzz_convert_config
 
 # The sources each target links (a thin harness over pure functions).
 FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
@@ -508,6 +509,7 @@ FUZZ_SRC_fuzz_memory      := $(PARSER_SRC) $(PLAN_SRC)
 FUZZ_SRC_fuzz_write       := $(WRITE_TEST_SRC)
 FUZZ_SRC_fuzz_vocab_spm   := $(VOCAB_TEST_SRC)
 FUZZ_SRC_fuzz_vocab_json  := $(VOCAB_TEST_SRC)
+FUZZ_SRC_fuzz_convert_config := $(CONVERT_TEST_SRC)
 # A tokenizer.json the table cannot name is named "fuzz" (vocab_pre.c): the
 # fuzzer's few-KB vocabularies never match a real one, and the recipe's rest
 # would go unfuzzed.
@@ -526,7 +528,7 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*) $(EXT_HDR) tests/fuzz/vocab_che
 	mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_FLAGS_$*) -Iext $(CJSON_CFLAGS) -o $@ $< $(FUZZ_SRC_$*) $(EXT_LIBS)
 
-$(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp $(BUILD)/arch/.stamp tests/fuzz/seeds.sh tests/fuzz/seeds_remote.sh tests/fuzz/seeds_vocab.sh $(wildcard tests/fuzz/regressions/*)
+$(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp $(BUILD)/arch/.stamp tests/fuzz/seeds.sh tests/fuzz/seeds_remote.sh tests/fuzz/seeds_vocab.sh tests/fuzz/seeds_convert.sh $(BUILD)/convert/.stamp $(wildcard tests/fuzz/regressions/*)
 	rm -rf $(BUILD)/fuzz/corpus
 	sh tests/fuzz/seeds.sh $(BUILD)/fuzz/corpus $(BUILD)/demo/tiny-llama.gguf $(BUILD)/arch
 	sh tests/fuzz/seeds_remote.sh $(BUILD)/fuzz/corpus $(BUILD)/testdata $(BUILD)/demo
@@ -546,6 +548,7 @@ $(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp $(BUILD)/arch/.stamp 
 	  { printf '\003\001\005\011\007\002\000\002\003\003\002\010\005'; cat $$f; } \
 	    > $(BUILD)/fuzz/corpus/fuzz_write/$$(basename $$f); done
 	sh tests/fuzz/seeds_vocab.sh $(BUILD)/fuzz/corpus $(FIXTURES)
+	sh tests/fuzz/seeds_convert.sh $(BUILD)/fuzz/corpus $(FIXTURES) $(BUILD)
 	mkdir -p $(BUILD)/fuzz/corpus/fuzz_hf_config
 	cp $(BUILD)/demo/config.json $(BUILD)/fuzz/corpus/fuzz_hf_config/demo-config.json
 	for f in $$(find $(BUILD)/testdata/trees -name '*.json'); do \

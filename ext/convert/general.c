@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/utf8.h"
 #include "convert/config_values.h"
 
 /* Part kinds (a set per part, as the Python sets of names). */
@@ -476,21 +477,34 @@ static int gen_sampling(cv_kv_list *kv, const char *text, size_t n, wt_error *er
     else if (rows[i].kind == 'f')
       rc = cv_cfg_real(e, &r, err) || cv_kv_f32(kv, rows[i].gguf, r, err);
     else if (!cv_cfg_is_int(e))
-      rc = wt_fail(err, "generation_config.json: %s is %s, not an integer", rows[i].key, e->value);
+      rc = wt_fail(err, "%s is %s, not an integer", rows[i].key, e->value);
     else
       rc = cv_kv_i32(kv, rows[i].gguf, strtoll(e->value[0] == 't' ? "1" : e->value, NULL, 10), err);
     free(s);
   }
   wt_config_free(&g);
-  return rc ? -1 : 0;
+  if (rc != 0) {
+    char why[WT_ERROR_MAX];
+    snprintf(why, sizeof(why), "%s", err->msg);
+    return wt_fail(err, "generation_config.json: %s", why);
+  }
+  return 0;
 }
 
 int cv_general_meta(cv_kv_list *kv, const cv_naming *n, wt_error *err) {
   const wt_config_entry *e = n->cfg != NULL ? cv_cfg_get(n->cfg, "_name_or_path") : NULL;
   gen_meta m;
-  char *path = NULL, label[32];
+  char *path = NULL, label[32], q[WT_QUOTE_SIZE];
   int rc = -1;
   memset(&m, 0, sizeof(m));
+  /* gguf-py writes strings as UTF-8: a name that is not stops the
+  ** converter there (UnicodeEncodeError), and here */
+  if (n->dir_name != NULL && !wt_utf8_valid(n->dir_name, strlen(n->dir_name)))
+    return wt_fail(err, "the folder name %s is not UTF-8 (the naming keys general.* come from it)",
+                   wt_quote(q, sizeof(q), n->dir_name, strlen(n->dir_name)));
+  if (n->name != NULL && !wt_utf8_valid(n->name, strlen(n->name)))
+    return wt_fail(err, "the name %s is not UTF-8",
+                   wt_quote(q, sizeof(q), n->name, strlen(n->name)));
   if (cv_kv_str(kv, "general.type", "model", err) != 0)
     return -1;
   if (e != NULL && strcmp(e->type, "string") == 0 && cv_cfg_string(e, &path, err) == 0) {
