@@ -44,10 +44,19 @@ roundings vary; F16 with Python's struct 'e' (round to nearest even), BF16
 the float32 bits rounded to nearest even.  Tensors are written in an order
 that is not the name order (the converter sorts them).  Standard library
 only; the output is the same on every run.
+
+  gen_convert.py --bpe qwen3|qwen2|llama3 TOKENIZER_DIR OUT
+
+writes OUT/bpe-KIND instead: a real byte-level BPE tokenizer's
+tokenizer.json and tokenizer_config.json over tiny weights (one layer, an
+embedding of the tokenizer's vocab_size rows), for the runs of llama.cpp's
+converter that need transformers (/work/notes/device-requests.md); no test
+makes them.
 """
 import json
 import os
 import random
+import shutil
 import struct
 import sys
 
@@ -188,16 +197,17 @@ def layer_names(arch, i, n_head, n_kv, head_dim, hidden, ff):
 
 
 def make(dir_, name, arch, hf_arch, dtype, config, rng, lm_head=True, shards=1, layers=2,
-         special=None, gen=None, tokenizer_extra=None, shapes=None, raw=None, bits=None):
+         special=None, gen=None, tokenizer_extra=None, shapes=None, raw=None, bits=None,
+         n_vocab=N_VOCAB, tokenizer_from=None):
     hidden, n_head = config["hidden_size"], config["num_attention_heads"]
     n_kv = config.get("num_key_value_heads", n_head)
     head_dim = config.get("head_dim", hidden // n_head)
     ff = config["intermediate_size"]
     folder = os.path.join(dir_, name)
     os.makedirs(folder, exist_ok=True)
-    names = [("model.embed_tokens.weight", (N_VOCAB, hidden)), ("model.norm.weight", (hidden,))]
+    names = [("model.embed_tokens.weight", (n_vocab, hidden)), ("model.norm.weight", (hidden,))]
     if lm_head:
-        names.append(("lm_head.weight", (N_VOCAB, hidden)))
+        names.append(("lm_head.weight", (n_vocab, hidden)))
     for i in range(layers):
         names += layer_names(arch, i, n_head, n_kv, head_dim, hidden, ff)
     tensors = []
@@ -219,10 +229,23 @@ def make(dir_, name, arch, hf_arch, dtype, config, rng, lm_head=True, shards=1, 
     tensors.reverse()  # not the name order
     write_checkpoint(folder, tensors, shards)
     cfg = {"architectures": [hf_arch], "model_type": arch, "num_hidden_layers": layers,
-           "vocab_size": N_VOCAB, "torch_dtype": {"F32": "float32", "F16": "float16"}.get(dtype, "bfloat16")}
+           "vocab_size": n_vocab, "torch_dtype": {"F32": "float32", "F16": "float16"}.get(dtype, "bfloat16")}
     cfg.update(config)
     with open(os.path.join(folder, "config.json"), "w") as f:
         json.dump(cfg, f, indent=2)
+    if tokenizer_from is not None:  # a byte-level BPE tokenizer's two files, as they are
+        for fname in ("tokenizer.json", "tokenizer_config.json"):
+            shutil.copyfile(os.path.join(tokenizer_from, fname), os.path.join(folder, fname))
+    else:
+        write_spm(folder, tokenizer_extra)
+    g = {"bos_token_id": 1, "eos_token_id": 2}
+    g.update(gen or {})
+    with open(os.path.join(folder, "generation_config.json"), "w") as f:
+        json.dump(g, f, indent=2)
+
+
+def write_spm(folder, tokenizer_extra):
+    """tokenizer.model and tokenizer_config.json of the SentencePiece words."""
     with open(os.path.join(folder, "tokenizer.model"), "wb") as f:
         f.write(TOKENIZER)
     tok = {"tokenizer_class": "LlamaTokenizer", "bos_token": "<s>", "eos_token": "</s>",
@@ -231,10 +254,6 @@ def make(dir_, name, arch, hf_arch, dtype, config, rng, lm_head=True, shards=1, 
     tok.update(tokenizer_extra or {})
     with open(os.path.join(folder, "tokenizer_config.json"), "w") as f:
         json.dump(tok, f, indent=2)
-    g = {"bos_token_id": 1, "eos_token_id": 2}
-    g.update(gen or {})
-    with open(os.path.join(folder, "generation_config.json"), "w") as f:
-        json.dump(g, f, indent=2)
 
 
 BASE = {"hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 2,
@@ -334,6 +353,34 @@ def broken(out):
     os.remove(os.path.join(out, "bad-notokenizer", "tokenizer.model"))
 
 
+# The checkpoints of /work/notes/device-requests.md (not made by the tests):
+# a real byte-level BPE tokenizer (tokenizer.json and tokenizer_config.json
+# of TOKENIZER_DIR) over tiny weights whose embedding has its vocab_size
+# rows, for runs of llama.cpp's converter that need transformers.
+BPE = {
+    "qwen3": ("qwen3", "Qwen3ForCausalLM", 151936,
+              dict(head_dim=32, rms_norm_eps=1e-06, rope_theta=1000000.0,
+                   tie_word_embeddings=True, max_position_embeddings=40960), False),
+    "qwen2": ("qwen2", "Qwen2ForCausalLM", 151936,
+              dict(rope_theta=1000000.0, max_position_embeddings=32768), True),
+    "llama3": ("llama", "LlamaForCausalLM", 128256,
+               dict(rope_theta=500000.0, tie_word_embeddings=True,
+                    rope_scaling={"rope_type": "llama3", "factor": 32.0, "low_freq_factor": 1.0,
+                                  "high_freq_factor": 4.0,
+                                  "original_max_position_embeddings": 8192}), False),
+}
+
+
+def bpe(kind, tokenizer_dir, out):
+    """gen_convert.py --bpe KIND TOKENIZER_DIR OUT: OUT/bpe-KIND, BF16, one layer."""
+    arch, hf_arch, n_vocab, extra, lm_head = BPE[kind]
+    make(out, "bpe-" + kind, arch, hf_arch, "BF16", cfg(**extra), random.Random(kind), layers=1,
+         lm_head=lm_head, n_vocab=n_vocab, tokenizer_from=tokenizer_dir)
+
+
 if __name__ == "__main__":
-    main()
-    broken(sys.argv[1])
+    if sys.argv[1] == "--bpe":
+        bpe(sys.argv[2], sys.argv[3], sys.argv[4])
+    else:
+        main()
+        broken(sys.argv[1])
