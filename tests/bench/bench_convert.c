@@ -3,7 +3,7 @@
 ** (`make bench`, issue 32).
 **
 **   1. The SmolLM2-135M-shaped BF16 checkpoint (gen_smollm.c, 269 MB, in a
-**      folder with its config.json) to BF16: the tensors are copied by
+**      folder with its config.json and a tokenizer) to BF16: the tensors are copied by
 **      reference; against copy_file_range(2) of the whole checkpoint into a
 **      new file, fsync(2), rename(2) (`cp` then `sync FILE`).  Target 1.2x.
 **   2. The same to Q8_0: every matrix read, quantized and written; the
@@ -35,20 +35,40 @@ static const char SMOLLM_CONFIG[] =
     " \"tie_word_embeddings\": true, \"torch_dtype\": \"bfloat16\", \"bos_token_id\": 0,\n"
     " \"eos_token_id\": 0}\n";
 
-/* The checkpoint folder: config.json and model.safetensors, a link to the
-** generated file. */
+/* A tokenizer: sentencepiece's ModelProto of three pieces (<unk>
+** unknown, <s> and </s> control, scores 0), which the converter pads with
+** [PAD3].. to vocab_size (49,152 tokens, about 1 MB of the header); and a
+** tokenizer_config.json without add_bos_token (LlamaModel writes it False
+** for a vocabulary of 49,152, and c392e50 refuses it twice). */
+static const char TOKENIZER_MODEL[] = "\x0a\x0e\x0a\x05<unk>\x15\x00\x00\x00\x00\x18\x02"
+                                      "\x0a\x0c\x0a\x03<s>\x15\x00\x00\x00\x00\x18\x03"
+                                      "\x0a\x0d\x0a\x04</s>\x15\x00\x00\x00\x00\x18\x03";
+static const char TOKENIZER_CONFIG[] =
+    "{\"tokenizer_class\": \"LlamaTokenizer\", \"bos_token\": "
+    "\"<s>\", \"eos_token\": \"</s>\", \"unk_token\": \"<unk>\"}\n";
+
+/* Write p[0..n) to dir/name. */
+static void write_in(const char *dir, const char *name, const char *p, size_t n) {
+  char path[4300];
+  FILE *f;
+  bench_fmt(path, sizeof(path), "%s/%s", dir, name);
+  if ((f = fopen(path, "wb")) == NULL || fwrite(p, 1, n, f) != n || fclose(f) != 0)
+    bench_die_sys(path);
+}
+
+/* The checkpoint folder: config.json, the tokenizer and model.safetensors,
+** a link to the generated file. */
 static void make_folder(const bench_inputs *in, char *dir, size_t n) {
   char path[4300], target[PATH_MAX];
-  FILE *f;
   bench_fmt(dir, n, "%s/convert/SmolLM2-135M", in->cache);
   bench_mkdirs(dir);
   bench_fmt(path, sizeof(path), "%s/model.safetensors", dir);
   unlink(path);
   if (realpath(in->st_path, target) == NULL || symlink(target, path) != 0)
     bench_die_sys(path);
-  bench_fmt(path, sizeof(path), "%s/config.json", dir);
-  if ((f = fopen(path, "w")) == NULL || fputs(SMOLLM_CONFIG, f) < 0 || fclose(f) != 0)
-    bench_die_sys(path);
+  write_in(dir, "config.json", SMOLLM_CONFIG, sizeof(SMOLLM_CONFIG) - 1);
+  write_in(dir, "tokenizer.model", TOKENIZER_MODEL, sizeof(TOKENIZER_MODEL) - 1);
+  write_in(dir, "tokenizer_config.json", TOKENIZER_CONFIG, sizeof(TOKENIZER_CONFIG) - 1);
 }
 
 static void add_row(const char *name, double f, double e, uint64_t bytes, double target,
