@@ -138,10 +138,12 @@ HF_TEST_OBJ := $(BASE_SRC:ext/%.c=$(BUILD)/obj/%.o) $(addprefix $(BUILD)/obj/,pa
 $(BUILD)/hf_cache_test: tests/hf_cache_test.c $(HF_TEST_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/hf_cache_test.c $(HF_TEST_OBJ) -ldl
 
-# Unit tests of the report writer (ext/report/), linked without SQLite.
-REPORT_TEST_OBJ := $(REPORT_SRC:ext/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/base/utf8.o
+# Unit tests of the report writer (ext/report/), linked without SQLite:
+# the layers it uses (base, formats' name map, decode's statistics) and no
+# other.
+REPORT_TEST_OBJ := $(patsubst ext/%.c,$(BUILD)/obj/%.o,$(REPORT_SRC) $(PARSER_SRC) $(DECODE_SRC))
 $(BUILD)/report_test: tests/report_test.c $(REPORT_TEST_OBJ) | $(BUILD)
-	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/report_test.c $(REPORT_TEST_OBJ) -lm
+	$(CC) $(CFLAGS) $(WARN) $(STD) -Iext -o $@ tests/report_test.c $(REPORT_TEST_OBJ) $(EXT_LIBS)
 
 # Unit tests of remote path resolution (ext/remote/url.c), worked out by hand.
 $(BUILD)/url_test: tests/url_test.c ext/remote/url.c ext/remote/url.h $(BASE_SRC) | $(BUILD)
@@ -305,6 +307,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	sh tests/exports_test.sh $(MODULE)
 	/usr/bin/python3 tests/lazy_libs_test.py $(MODULE)
 	/usr/bin/python3 tests/check_layers.py $(BUILD)/obj
+	/usr/bin/python3 tests/check_layers.py --self-test $(BUILD)/obj
 	$(BUILD)/decode_test > $(BUILD)/decode_test.log || { cat $(BUILD)/decode_test.log; exit 1; }
 	tail -1 $(BUILD)/decode_test.log
 	$(VALGRIND) $(BUILD)/hf_cache_test $(BUILD)/testdata/hf > $(BUILD)/hf_cache_test.log || \
@@ -493,7 +496,7 @@ FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
 FUZZ_SRC_fuzz_gguf        := $(PARSER_SRC)
 FUZZ_SRC_fuzz_gguf_values := $(PARSER_SRC)
 FUZZ_SRC_fuzz_decode      := $(PARSER_SRC) $(DECODE_SRC)
-FUZZ_SRC_fuzz_report      := $(BASE_SRC) $(REPORT_SRC)
+FUZZ_SRC_fuzz_report      := $(PARSER_SRC) $(DECODE_SRC) $(REPORT_SRC)
 FUZZ_SRC_fuzz_hf_names    := $(BASE_SRC) ext/paths/hf_locate.c ext/paths/hf_scan.c ext/bytes/fd.c
 FUZZ_SRC_fuzz_paths_index := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC) \
                              $(filter ext/paths/paths%.c ext/paths/hf_%.c,$(PATHS_SRC))

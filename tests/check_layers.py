@@ -1,26 +1,41 @@
 #!/usr/bin/env python3
-"""check_layers.py OBJDIR: the layers of ext/ as ext/README.md draws them.
+"""check_layers.py [OBJDIR] | --self-test: the layers of ext/ as ext/README.md
+draws them.
 
-Three checks, each able to fail:
+Five checks, each able to fail:
 1. Includes: every `#include "folder/..."` of a file in ext/FOLDER is of a
    folder that FOLDER may use (the table below, the same as ext/README.md's
    "may call" column), and nothing outside ext/sql and ext/weights.c
    includes SQLite.
 2. Calls: the object files of the module (OBJDIR, e.g. build/obj), linked by
    which defines a symbol that another uses (nm), have no cycle: no two
-   files call each other, directly or round a longer circle, and no call
-   goes from a lower layer to a higher one.
+   files call each other, directly or round a longer circle, inside a
+   folder as between folders, and no call goes from a lower layer to a
+   higher one.
 3. The map: ext/README.md's table has a row for every folder of ext/ (and
    no other), each row names every file of its folder (as `stem`,
    `stem.c` or `stem.h`), and every `file.c` or `file.h` a row names
    without a folder is in that folder (ext/weights.c, the entry point, in
    the sql/ row).
+4. Lengths: no .c or .h file of ext/ over MAX_LINES lines (the generated
+   data tables of LONG_TABLES aside).
+5. The SQL layer's share: ext/sql/ and ext/weights.c hold at most
+   MAX_SQL_SHARE of the lines of ext/ (ext/README.md says why).
 Prints "layers: N passed, M failed" and exits 1 on any failure.
+
+--self-test copies ext/ into a temporary folder, plants a violation of
+each check in its own copy (an include of SQLite below sql/, two files of
+plan/ that call each other, a file the map does not name, a file of 701
+lines, sql/ files that take its share past the bound), builds what the call
+check needs, and expects each check, and only that one, to fail; it prints
+"layers self-test: N passed, M failed".
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 # Which folders the files of each folder may include and call.
 MAY_USE = {
@@ -28,7 +43,7 @@ MAY_USE = {
     "formats": {"base"},
     "decode": {"base", "formats"},
     "plan": {"base", "formats"},
-    "report": {"base"},
+    "report": {"base", "formats", "decode"},
     "bytes": {"base", "formats"},
     "remote": {"base", "formats", "bytes"},
     "paths": {"base", "formats", "bytes", "remote"},
@@ -37,6 +52,13 @@ MAY_USE = {
     "sql": {"base", "formats", "decode", "plan", "report", "bytes", "remote", "paths", "write", "convert"},
 }
 SQLITE_OK_IN = {"sql"}
+
+# No source file may be longer, but for generated data tables.
+MAX_LINES = 700
+LONG_TABLES = {"decode/iq_grids.c"}  # the IQ codebooks, written by tests/gen_iq_grids.py
+
+# The most of ext/'s lines that ext/sql/ and ext/weights.c may hold.
+MAX_SQL_SHARE = 0.20
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 EXT = os.path.join(ROOT, "ext")
@@ -103,8 +125,20 @@ def check_map():
     return checked, failures
 
 
+_symbols_seen = {}
+
+
 def symbols(obj):
-    """(defined, undefined) global symbol names of an object file."""
+    """(defined, undefined) global symbol names of an object file (read once
+    per file: the self-test's copies are links to the same inodes)."""
+    st = os.stat(obj)
+    key = (st.st_dev, st.st_ino, st.st_mtime_ns)
+    if key not in _symbols_seen:
+        _symbols_seen[key] = _read_symbols(obj)
+    return _symbols_seen[key]
+
+
+def _read_symbols(obj):
     out = subprocess.run(["nm", obj], check=True, capture_output=True, text=True).stdout
     defined, undefined = set(), set()
     for line in out.splitlines():
@@ -121,19 +155,6 @@ def symbols(obj):
 SHARED_DATA = {"sqlite3_api"}
 
 
-def family(objdir, obj):
-    """The module of an object file: "folder/stem", or "folder/X_int" for every
-    file that includes the folder's private header X_int.h (or X_internal.h)."""
-    rel = os.path.relpath(obj, objdir)[:-2]
-    src = os.path.join(EXT, rel + ".c")
-    if os.path.exists(src):
-        with open(src, encoding="utf-8") as f:
-            m = re.search(r'^#include "([a-z_]+_int(?:ernal)?)\.h"', f.read(), re.M)
-        if m:
-            return os.path.dirname(rel) + "/" + m.group(1)
-    return rel
-
-
 def check_calls(objdir):
     objs = []
     for dirpath, _, names in os.walk(objdir):
@@ -142,9 +163,10 @@ def check_calls(objdir):
     objs = [o for o in objs if os.path.exists(os.path.join(EXT, os.path.relpath(o, objdir)[:-2] + ".c"))]
     if not objs:
         return 0, ["%s holds no object files: build the module first" % objdir]
-    # The files that share a private header (paths_int.h, http_int.h, ...)
-    # are one module: they may call each other.
-    module = {o: family(objdir, o) for o in objs}
+    # Each file is a module of its own: files that share a private header
+    # (paths_int.h, http_int.h, ...) may not call each other round a circle
+    # either.
+    module = {o: os.path.relpath(o, objdir)[:-2] for o in objs}
     owner, uses = {}, {}
     for o in objs:
         d, u = symbols(o)
@@ -183,17 +205,164 @@ def check_calls(objdir):
     return sum(len(e) for e in edges.values()), failures
 
 
-def main():
-    objdir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "obj")
+def sources():
+    """The .c and .h files of ext/, as paths relative to it."""
+    out = []
+    for dirpath, _, names in os.walk(EXT):
+        out += [os.path.relpath(os.path.join(dirpath, n), EXT) for n in names if n.endswith((".c", ".h"))]
+    return sorted(out)
+
+
+def line_count(rel):
+    with open(os.path.join(EXT, rel), encoding="utf-8") as f:
+        return sum(1 for _ in f)
+
+
+def check_lengths():
+    failures, files = [], sources()
+    for rel in files:
+        n = line_count(rel)
+        if n > MAX_LINES and rel not in LONG_TABLES:
+            failures.append("ext/%s has %d lines, more than %d: split it by what its parts do" % (rel, n, MAX_LINES))
+    return len(files), failures
+
+
+def check_sql_share():
+    """ext/sql/ and ext/weights.c against MAX_SQL_SHARE of ext/'s lines; the share too."""
+    total = sql = 0
+    for rel in sources():
+        n = line_count(rel)
+        total += n
+        if folder_of(os.path.join(EXT, rel)) == "sql":
+            sql += n
+    share = sql / total if total else 0.0
+    failures = []
+    if share > MAX_SQL_SHARE:
+        failures.append("ext/sql/ and ext/weights.c hold %d of ext/'s %d lines (%.1f%%), more than %.0f%%: "
+                        "a job lives in the SQL layer" % (sql, total, 100 * share, 100 * MAX_SQL_SHARE))
+    return share, failures
+
+
+def run_checks(objdir):
+    """Every check: [(name, count, failures)] and the SQL share."""
     n_inc, f_inc = check_includes()
     n_call, f_call = check_calls(objdir)
     n_map, f_map = check_map()
-    failures = f_inc + f_call + f_map
+    n_len, f_len = check_lengths()
+    share, f_share = check_sql_share()
+    return [("includes", n_inc, f_inc), ("calls", n_call, f_call), ("map", n_map, f_map),
+            ("lengths", n_len, f_len), ("sql share", 1, f_share)], share
+
+
+# ---- The self-test: each check fails on a violation planted in a copy ----
+
+def compile_objects(ext, objdir, rels):
+    """Compile ext/REL.c into objdir/REL.o for each rel (the call check's input)."""
+    for rel in rels:
+        out = os.path.join(objdir, rel + ".o")
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        subprocess.run([os.environ.get("CC", "cc"), "-c", "-w", "-I" + ext, "-o", out,
+                        os.path.join(ext, rel + ".c")], check=True)
+
+
+def plant_include(ext, objdir):
+    with open(os.path.join(ext, "plan", "memory_plan.c"), "a", encoding="utf-8") as f:
+        f.write('\n#include "sqlite3ext.h"\n')
+
+
+def plant_circle(ext, objdir):
+    """Two files of plan/ that call each other (both named in the map)."""
+    for me, other in (("planted_a", "planted_b"), ("planted_b", "planted_a")):
+        with open(os.path.join(ext, "plan", me + ".c"), "w", encoding="utf-8") as f:
+            f.write("int %s(int n);\nint %s(int n) { return n ? %s(n - 1) : 0; }\n" % (other, me, other))
+    readme = os.path.join(ext, "README.md")
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
+    text = re.sub(r"(\| `plan/` \|)", r"\1 `planted_a`, `planted_b`;", text)
+    with open(readme, "w", encoding="utf-8") as f:
+        f.write(text)
+    compile_objects(ext, objdir, ["plan/planted_a", "plan/planted_b"])
+
+
+def plant_unmapped(ext, objdir):
+    with open(os.path.join(ext, "plan", "unmapped.h"), "w", encoding="utf-8") as f:
+        f.write("/* a file the map does not name */\n")
+
+
+def plant_long(ext, objdir):
+    """A 701-line file of decode/, named in the map."""
+    with open(os.path.join(ext, "decode", "decode_stats.c"), "a", encoding="utf-8") as f:
+        f.write("\n" * (MAX_LINES + 1 - line_count("decode/decode_stats.c")))
+
+
+def plant_sql_share(ext, objdir):
+    """sql/ files of 600 lines each (none too long, all mapped) until sql/ passes its share."""
+    k = 0
+    while check_sql_share()[1] == []:
+        name = "planted_%d" % k
+        with open(os.path.join(ext, "sql", name + ".h"), "w", encoding="utf-8") as f:
+            f.write("/* planted */\n" * 600)
+        readme = os.path.join(ext, "README.md")
+        with open(readme, encoding="utf-8") as f:
+            text = f.read()
+        text = re.sub(r"(\| `sql/` \|)", r"\1 `%s.h`," % name, text)
+        with open(readme, "w", encoding="utf-8") as f:
+            f.write(text)
+        k += 1
+
+
+def self_test(objdir):
+    global EXT
+    plants = [("includes", plant_include), ("calls", plant_circle), ("map", plant_unmapped),
+              ("lengths", plant_long), ("sql share", plant_sql_share)]
+    passed = failed = 0
+    real = EXT
+    clean, _ = run_checks(objdir)
+    if any(f for _, _, f in clean):
+        print("layers self-test: the tree itself fails a check; run check_layers.py first", file=sys.stderr)
+        return 1
+    for name, plant in plants:
+        tmp = tempfile.mkdtemp(prefix="check_layers.")
+        try:
+            ext = os.path.join(tmp, "ext")
+            shutil.copytree(real, ext)
+            obj = objdir
+            if name == "calls":  # new objects go into a copy
+                obj = os.path.join(tmp, "obj")
+                shutil.copytree(objdir, obj, copy_function=os.link)
+            EXT = ext
+            plant(ext, obj)
+            results, _ = run_checks(obj)
+            failing = sorted(n for n, _, f in results if f)
+            if failing == [name]:
+                passed += 1
+            else:
+                failed += 1
+                print("layers self-test: a planted %s violation made %s fail" % (name, failing or "nothing"),
+                      file=sys.stderr)
+        finally:
+            EXT = real
+            shutil.rmtree(tmp)
+    print("layers self-test: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--self-test":
+        objdir = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "build", "obj")
+        sys.exit(self_test(objdir))
+    objdir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "obj")
+    results, share = run_checks(objdir)
+    failures = [f for _, _, fs in results for f in fs]
     for f in failures:
         print("layers: " + f, file=sys.stderr)
-    print("layers: %d includes, %d calls between files and %d files in ext/README.md's map checked" % (n_inc, n_call, n_map))
-    n_failed = bool(f_inc) + bool(f_call) + bool(f_map)
-    print("layers: %d passed, %d failed" % (3 - n_failed, n_failed))
+    counts = {n: c for n, c, _ in results}
+    print("layers: %d includes, %d calls between files, %d files in ext/README.md's map and %d "
+          "files' lengths checked; sql/ holds %.1f%% of ext/'s lines (at most %.0f%%)" % (
+              counts["includes"], counts["calls"], counts["map"], counts["lengths"], 100 * share,
+              100 * MAX_SQL_SHARE))
+    n_failed = sum(1 for _, _, f in results if f)
+    print("layers: %d passed, %d failed" % (len(results) - n_failed, n_failed))
     sys.exit(1 if failures else 0)
 
 

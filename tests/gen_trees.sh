@@ -1,6 +1,6 @@
 #!/bin/sh
 # gen_trees.sh OUTDIR: build the directory trees that the tests of path
-# expansion (ext/paths.c, tests/paths.test) read, from the generated files
+# expansion (ext/paths/, tests/paths.test) read, from the generated files
 # of build/testdata (run `make testdata` first).  OUTDIR is removed and
 # made again.  Tensor names used in the indexes: ok_unaligned.safetensors
 # holds a and b, ok_4d.safetensors holds conv, ok_scalar_i64.safetensors

@@ -1,6 +1,8 @@
 /*
 ** report_test.c: unit tests of the report writer (ext/report/), linked
-** without SQLite, which shows that layer is pure C.  Every expected value
+** without SQLite, which shows that layer is pure C: the drawing pieces,
+** and the two pages assembled from models described here, reading values
+** through a reader written here (no file, no SQL).  Every expected value
 ** is worked out by hand in the comments.  Run by `make test`:
 **
 **   build/report_test        last line "report_unit: N passed, M failed"
@@ -9,8 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "report/html.h"
 #include "report/names.h"
+#include "report/report_job.h"
 #include "report/sample.h"
 #include "report/svg.h"
 
@@ -125,11 +130,94 @@ static void test_svg(void) {
   wt_html_free(&b);
 }
 
+/* The pages' reader: tensor k's value i is i + 1, plus 1 in model b's
+** "blk.0.attn_q.weight"; "blk.0.ffn_up.weight" cannot be read. */
+static int reads;
+static int64_t fake_values(wt_report *r, const char *path, const char *name, int64_t start,
+                           int64_t count, double *v) {
+  int64_t i;
+  reads++;
+  if (strcmp(name, "blk.0.ffn_up.weight") == 0)
+    return wt_report_fail(r, "no decoder for %s", name);
+  for (i = 0; i < count; i++)
+    v[i] = (double)(start + i + 1) + (strcmp(path, "b") == 0 && strstr(name, "attn_q") ? 1 : 0);
+  return count;
+}
+
+/* Whether the page holds s. */
+static int page_has(const wt_report *r, const char *s) {
+  return r->out.p != NULL && strstr(r->out.p, s) != NULL;
+}
+
+static void test_pages(void) {
+  wt_rtensor t[3] = {{"token_embd.weight", "F32", "[3, 2]", 6, 24, 3, 0, 0},
+                     {"blk.0.attn_q.weight", "F32", "[2, 2]", 4, 16, 2, 0, 0},
+                     {"blk.0.ffn_up.weight", "Q9_9", "[2]", 2, 2, 1, 0, 0}};
+  wt_rmeta meta[1] = {{"general.architecture", "STRING", "llama<x>", 0}};
+  wt_rmodel a, b;
+  wt_report r;
+  int i;
+  for (i = 0; i < 3; i++) {
+    t[i].layer = wt_name_layer(t[i].name);
+    t[i].kind = wt_name_kind(t[i].name);
+  }
+  memset(&a, 0, sizeof(a));
+  a.path = "a";
+  a.format = "gguf";
+  a.arch = "llama";
+  a.t = t;
+  a.n = 3;
+  a.meta = meta;
+  a.n_meta = 1;
+  a.n_files = 1;
+  b = a;
+  b.path = "b";
+  b.n = 2; /* without the ffn_up weight */
+
+  memset(&r, 0, sizeof(r));
+  r.values = fake_values;
+  r.version = "test";
+  check(wt_report_one(&r, &a) == 0 && !r.out.oom, "the one-model page is written", r.err);
+  /* token_embd's values 1..6: min 1, max 6, mean 3.5, std (population)
+  ** sqrt(17.5 / 6) = 1.70783; the q weight's 1..4: mean 2.5 */
+  check(page_has(&r, "data-stat=\"min\">1<") && page_has(&r, "data-stat=\"max\">6<") &&
+            page_has(&r, "data-stat=\"mean\">3.5<") && page_has(&r, "data-stat=\"std\">1.70783<"),
+        "the embedding's statistics", NULL);
+  check(page_has(&r, "data-stat=\"mean\">2.5<"), "the q weight's mean", NULL);
+  check(page_has(&r, "values not shown: no decoder for blk.0.ffn_up.weight"),
+        "a tensor that cannot be read", NULL);
+  check(page_has(&r, "llama&lt;x&gt;") && !page_has(&r, "llama<x>"), "the metadata, escaped", NULL);
+  check(r.err == NULL, "the reader's error is shown, not kept", r.err);
+  wt_html_free(&r.out);
+
+  memset(&r, 0, sizeof(r));
+  r.values = fake_values;
+  r.version = "test";
+  reads = 0;
+  check(wt_report_diff(&r, &a, &b) == 0 && !r.out.oom, "the diff page is written", r.err);
+  /* the q weight: a = (1, 2, 3, 4), b = a + 1: |a - b| / |a| = 2 / sqrt(30)
+  ** = 0.36514837167011072; cosine 40 / sqrt(30 * 54) = 0.99380798999990...;
+  ** the embedding: the same values, 0 and 1 */
+  check(page_has(&r, "data-rel-l2=\"0.3651483716701") &&
+            page_has(&r, "data-cosine=\"0.993807989999"),
+        "the q weight's difference", NULL);
+  check(page_has(&r, "data-rel-l2=\"0\"") && page_has(&r, "data-cosine=\"1\""),
+        "the embedding's difference", NULL);
+  check(page_has(&r, "data-key=\"removed\" data-value=\"1\"") &&
+            page_has(&r, ">blk.0.ffn_up.weight<") &&
+            page_has(&r, "data-key=\"paired\" data-value=\"2\""),
+        "two pairs, and the tensor only a has listed", NULL);
+  check(reads == 4, "two pairs, each read once per side", NULL);
+  wt_html_free(&r.out);
+  free(r.err);
+}
+
 int main(void) {
   test_html();
   test_names();
   test_sample();
   test_svg();
+  test_pages();
   printf("report_unit: %d passed, %d failed\n", passed, failed);
   return failed != 0 || passed == 0;
 }

@@ -1,7 +1,9 @@
 /*
-** paths_int.h: what the files of path expansion share (paths.c,
-** paths_walk.c, paths_index.c, paths_models.c).  Not for other layers:
-** they use paths.h.  Layer: io, no SQLite.
+** paths_int.h: what the files of path expansion share (paths.c, the
+** entry point, calls down to paths_arg.c, paths_walk.c, paths_models.c and
+** paths_index.c, which all add to the list of paths_list.c; none calls a
+** file that calls it).  Not for other layers: they use paths.h.
+** Layer: io, no SQLite.
 */
 #ifndef WT_PATHS_INT_H
 #define WT_PATHS_INT_H

@@ -21,7 +21,7 @@
 ** partial downloads; blobs are read through the snapshots, never twice.
 **
 ** A file of a directory whose name is not a model name is opened for its
-** first bytes (paths.c sniffs every file it adds): it is kept when they
+** first bytes (paths_list.c sniffs every file it adds): it is kept when they
 ** are a model or a known look-alike, dropped otherwise.
 */
 #define _GNU_SOURCE /* tdestroy */

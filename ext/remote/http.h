@@ -21,7 +21,7 @@
 ** header kept on disk, a 304, or a 200/206 of the kept strong ETag and
 ** size (If-None-Match ignored), ends the transfer: the kept header holds.
 ** These checks are pure functions of http_parse.h (fuzzed without a
-** network); this file holds the transfers.
+** network); http_transfer.c holds the transfers.
 ** 401/403 say a token is needed (HF_TOKEN), 404 says not found.  Messages
 ** name the URL with any user:password removed, never a token.
 **

@@ -1,7 +1,10 @@
 /*
-** http_int.h: what the files of the HTTP byte source share (http.c the
-** source and its transfers, http_get.c whole listings, http_prefetch.c
-** files opened ahead).  Built only with libcurl (WT_REMOTE).
+** http_int.h: what the files of the HTTP byte source share: http_open.c
+** opens a file, calling down to http_prefetch.c (files opened ahead) and
+** http.c (the source and the halves of an open), which call down to
+** http_transfer.c (options, headers, callbacks, retries), as http_get.c
+** (whole listings) does; none calls a file that calls it.  Built only with
+** libcurl (WT_REMOTE).
 */
 #ifndef WT_HTTP_INT_H
 #define WT_HTTP_INT_H
@@ -46,6 +49,14 @@ typedef struct wt_sink {
   wt_http *h;
   const wt_file *f;
 } wt_sink;
+
+/* http_transfer.c: one ranged GET of bytes [off, off + want) of f into
+** dst with its checks and retries (*code: the last status): 0, or -1 with
+** err set; after an open's first request, later ones go straight to where
+** it was redirected (pin). */
+int wt_fetch(wt_http *h, const wt_file *f, uint64_t off, size_t want, void *dst, long *code,
+             wt_error *err);
+void wt_http_pin(wt_http *h);
 
 /* Set the options of h's easy handle (protocols, redirects, timeouts,
 ** callbacks).  0, or -1. */

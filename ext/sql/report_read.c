@@ -1,11 +1,10 @@
 /*
-** report_read.c: what the pages of weights_report() share (see
-** report_read.h): errors, queries on the caller's connection, a model
-** read from weights_files(), tensors() and gguf_metadata(), and windows
-** of its values from tensor_values().  Layer: sql.
+** report_read.c: a model read for weights_report() (report_read.h): its
+** files, tensors and metadata from weights_files(), tensors(),
+** gguf_metadata() and safetensors_metadata(), and windows of its values
+** from tensor_values(), all on the caller's connection.  Layer: sql.
 */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,33 +14,32 @@
 
 SQLITE_EXTENSION_INIT3
 
-int wt_report_fail(wt_report *r, const char *fmt, ...) {
-  va_list ap;
-  if (r->err == NULL) {
-    va_start(ap, fmt);
-    r->err = sqlite3_vmprintf(fmt, ap);
-    va_end(ap);
-  }
-  return -1;
+/* The connection the report reads through. */
+static sqlite3 *wt_report_db(const wt_report *r) {
+  return ((const wt_report_sql *)r->ctx)->db;
 }
 
-sqlite3_stmt *wt_report_query(wt_report *r, const char *sql, const char *path) {
+/* Prepare sql on the report's connection, binding ?1 to path.  NULL on
+** error (recorded). */
+static sqlite3_stmt *wt_report_query(wt_report *r, const char *sql, const char *path) {
   sqlite3_stmt *q = NULL;
-  if (sqlite3_prepare_v2(r->db, sql, -1, &q, NULL) != SQLITE_OK ||
+  if (sqlite3_prepare_v2(wt_report_db(r), sql, -1, &q, NULL) != SQLITE_OK ||
       sqlite3_bind_text(q, 1, path, -1, SQLITE_STATIC) != SQLITE_OK) {
-    wt_report_fail(r, "%s", sqlite3_errmsg(r->db));
+    wt_report_fail(r, "%s", sqlite3_errmsg(wt_report_db(r)));
     sqlite3_finalize(q);
     return NULL;
   }
   return q;
 }
 
-int wt_report_step(wt_report *r, sqlite3_stmt *q) {
+/* Step q: 1 for a row, 0 at the end (q finalized), -1 on error (recorded,
+** q finalized). */
+static int wt_report_step(wt_report *r, sqlite3_stmt *q) {
   int rc = sqlite3_step(q);
   if (rc == SQLITE_ROW)
     return 1;
   if (rc != SQLITE_DONE)
-    wt_report_fail(r, "%s", sqlite3_errmsg(r->db));
+    wt_report_fail(r, "%s", sqlite3_errmsg(wt_report_db(r)));
   sqlite3_finalize(q);
   return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -50,16 +48,6 @@ int wt_report_step(wt_report *r, sqlite3_stmt *q) {
 static char *wt_col_dup(sqlite3_stmt *q, int i) {
   const unsigned char *s = sqlite3_column_text(q, i);
   return s ? sqlite3_mprintf("%s", s) : NULL;
-}
-
-void wt_report_layer_label(int layer, char *out, size_t n) {
-  if (layer >= 0)
-    snprintf(out, n, "layer %d", layer);
-  else
-    snprintf(out, n, "%s",
-             layer == WT_LAYER_EMBED    ? "embedding"
-             : layer == WT_LAYER_OUTPUT ? "output"
-                                        : "other");
 }
 
 /* Refuse a path that holds more than one model (weights_models(path)):
@@ -220,36 +208,91 @@ void wt_report_model_free(wt_rmodel *m) {
     sqlite3_free(m->t[i].dtype);
     sqlite3_free(m->t[i].shape);
   }
+  for (i = 0; i < m->n_meta; i++) {
+    sqlite3_free(m->meta[i].key);
+    sqlite3_free(m->meta[i].type);
+    sqlite3_free(m->meta[i].value);
+  }
   sqlite3_free(m->t);
+  sqlite3_free(m->meta);
   sqlite3_free(m->format);
   sqlite3_free(m->arch);
   sqlite3_free(m->name);
   memset(m, 0, sizeof(*m));
 }
 
-sqlite3_int64 wt_report_values(wt_report *r, const char *path, const char *name,
-                               sqlite3_int64 start, sqlite3_int64 count, double *v) {
-  sqlite3_int64 n = 0;
+/* The report's reader of values (report_job.h's wt_report_values_fn):
+** tensor_values(path, name, start, count) on the caller's connection. */
+static int64_t wt_report_values(wt_report *r, const char *path, const char *name, int64_t start,
+                                int64_t count, double *v) {
+  wt_report_sql *s = r->ctx;
+  int64_t n = 0;
   int rc = SQLITE_DONE;
-  if (r->values == NULL &&
-      sqlite3_prepare_v2(r->db, "SELECT value FROM tensor_values(?1, ?2, ?3, ?4)", -1, &r->values,
+  if (s->values == NULL &&
+      sqlite3_prepare_v2(s->db, "SELECT value FROM tensor_values(?1, ?2, ?3, ?4)", -1, &s->values,
                          NULL) != SQLITE_OK)
-    return wt_report_fail(r, "%s", sqlite3_errmsg(r->db));
-  sqlite3_reset(r->values);
-  sqlite3_bind_text(r->values, 1, path, -1, SQLITE_STATIC);
-  sqlite3_bind_text(r->values, 2, name, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(r->values, 3, start);
-  sqlite3_bind_int64(r->values, 4, count);
-  while (n < count && (rc = sqlite3_step(r->values)) == SQLITE_ROW)
-    v[n++] = sqlite3_column_type(r->values, 0) == SQLITE_NULL ? NAN
-                                                              : sqlite3_column_double(r->values, 0);
+    return wt_report_fail(r, "%s", sqlite3_errmsg(s->db));
+  sqlite3_reset(s->values);
+  sqlite3_bind_text(s->values, 1, path, -1, SQLITE_STATIC);
+  sqlite3_bind_text(s->values, 2, name, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(s->values, 3, start);
+  sqlite3_bind_int64(s->values, 4, count);
+  while (n < count && (rc = sqlite3_step(s->values)) == SQLITE_ROW)
+    v[n++] = sqlite3_column_type(s->values, 0) == SQLITE_NULL ? NAN
+                                                              : sqlite3_column_double(s->values, 0);
   if (n < count && rc != SQLITE_DONE)
-    n = wt_report_fail(r, "%s", sqlite3_errmsg(r->db));
-  sqlite3_reset(r->values);
+    n = wt_report_fail(r, "%s", sqlite3_errmsg(s->db));
+  sqlite3_reset(s->values);
   return n;
 }
 
-int wt_report_cmp_int(const void *a, const void *b) {
-  int x = *(const int *)a, y = *(const int *)b;
-  return x < y ? -1 : x > y;
+void wt_report_sql_init(wt_report *r, wt_report_sql *s, sqlite3 *db) {
+  memset(s, 0, sizeof(*s));
+  s->db = db;
+  r->values = wt_report_values;
+  r->ctx = s;
+  r->version = WEIGHTS_VERSION;
+}
+
+void wt_report_sql_free(wt_report_sql *s) {
+  sqlite3_finalize(s->values);
+  s->values = NULL;
+}
+
+/* Read the metadata of m for the one-model page (gguf_metadata() or
+** safetensors_metadata(); arrays as their element type and length). */
+int wt_report_metadata(wt_report *r, wt_rmodel *m) {
+  int gguf = strcmp(m->format, "gguf") == 0, rc, cap = 0;
+  sqlite3_stmt *q;
+  if (!gguf && strcmp(m->format, "safetensors") != 0)
+    return 0;
+  q = wt_report_query(r,
+                      gguf ? "SELECT key, type, CASE WHEN type = 'ARRAY' THEN element_type || '[' "
+                             "|| count || ']' ELSE value END FROM gguf_metadata(?1)"
+                           : "SELECT key, 'STRING', value FROM safetensors_metadata(?1)",
+                      m->path);
+  if (q == NULL)
+    return -1;
+  while ((rc = wt_report_step(r, q)) == 1) {
+    wt_rmeta *e;
+    if (m->n_meta == cap) {
+      void *p = sqlite3_realloc64(m->meta, (cap ? cap * 2 : 64) * sizeof(*m->meta));
+      if (p == NULL) {
+        sqlite3_finalize(q);
+        return wt_report_fail(r, "out of memory");
+      }
+      m->meta = p;
+      cap = cap ? cap * 2 : 64;
+    }
+    e = &m->meta[m->n_meta];
+    memset(e, 0, sizeof(*e));
+    m->n_meta++;
+    e->key = wt_col_dup(q, 0);
+    e->type = wt_col_dup(q, 1);
+    if (sqlite3_column_type(q, 2) == SQLITE_BLOB)
+      e->blob_bytes = sqlite3_column_bytes(q, 2);
+    else
+      e->value = wt_col_dup(q, 2);
+  }
+  return rc;
 }

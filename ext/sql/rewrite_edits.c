@@ -18,15 +18,6 @@ SQLITE_EXTENSION_INIT3
 /* The growth of the edit array. */
 #define RWE_FIRST_CAP 16
 
-/* The RW_JSON_* kind of json_each()'s type name jt. */
-static int rwe_kind(const char *jt) {
-  int k;
-  for (k = RW_JSON_NULL; jt != NULL && k <= RW_JSON_OBJECT; k++)
-    if (strcmp(jt, rw_json_kind(k)) == 0)
-      return k;
-  return RW_JSON_NULL;
-}
-
 /* Free what value v holds (not v). */
 static void rwe_value_free(rw_value *v) {
   size_t i;
@@ -47,7 +38,7 @@ static int rwe_value(rw_value *v, const char *jt, sqlite3_value *x) {
   const unsigned char *t = sqlite3_value_text(x);
   char *p;
   memset(v, 0, sizeof(*v));
-  v->kind = rwe_kind(jt);
+  v->kind = rw_json_kind_named(jt);
   v->n = t ? (size_t)sqlite3_value_bytes(x) : 0;
   v->i = sqlite3_value_int64(x);
   v->r = sqlite3_value_double(x);

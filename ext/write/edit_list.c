@@ -88,6 +88,14 @@ const char *rw_json_kind(int kind) {
   return kind >= 0 && kind <= RW_JSON_OBJECT ? names[kind] : "?";
 }
 
+int rw_json_kind_named(const char *name) {
+  int k;
+  for (k = RW_JSON_NULL; name != NULL && k <= RW_JSON_OBJECT; k++)
+    if (strcmp(name, rw_json_kind(k)) == 0)
+      return k;
+  return RW_JSON_NULL;
+}
+
 /* The GGUF scalar type named p (any case), or -1. */
 static int rw_type_named(const char *p) {
   uint32_t t;

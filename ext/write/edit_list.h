@@ -71,8 +71,10 @@ typedef struct rw_edit {
   rw_value value;
 } rw_edit;
 
-/* json_each()'s name of a kind ("null", "true", "integer", "text", ...). */
+/* json_each()'s name of a kind ("null", "true", "integer", "text", ...),
+** and the kind of such a name (RW_JSON_NULL for one it does not know). */
 const char *rw_json_kind(int kind);
+int rw_json_kind_named(const char *name);
 
 /* The entries of a parsed model (its header bytes are data), in order:
 ** 0, or -1 with err set. */

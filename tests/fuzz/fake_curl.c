@@ -1,9 +1,9 @@
 /*
 ** fake_curl.c: an in-process stand-in for the libcurl calls of
-** ext/io/http.c, serving one file held in memory as a server that honours
+** ext/remote/http*.c, serving one file held in memory as a server that honours
 ** Range would (206 with Content-Range and an ETag; 416 past the end), so
 ** that the real remote source runs in a fuzzer without a network
-** (tests/fuzz/fuzz_remote.c).  Only what http.c uses: easy handles, the
+** (tests/fuzz/fuzz_remote.c).  Only what they use: easy handles, the
 ** options it sets, perform, getinfo, slists; the multi interface fails to
 ** start (wt_http_prefetch then does nothing).  Test code, not a library.
 */

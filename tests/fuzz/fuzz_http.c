@@ -8,7 +8,7 @@
 ** header lines up to an empty line, then 2-byte body piece sizes.  Each
 ** header line goes to wt_http_resp_line() and wt_http_link_line() in a
 ** buffer of exactly its length (ASan sees a read past it), then the
-** verdict and the body steps run as http.c runs them.  Checks:
+** verdict and the body steps run as http_transfer.c runs them.  Checks:
 ** - a WT_RESP_OK from a 206 means the Content-Range, read here by another
 **   way (digits with leading zeros dropped, "bytes " in any case), is
 **   exactly "bytes OFF-(OFF+WANT-1)/SIZE" with the want after the verdict,

@@ -2,7 +2,7 @@
 ** fuzz_remote.c: libFuzzer target, a differential of the local and the
 ** remote source (issue 18): the same bytes opened with wt_source_open()
 ** as a file (in /dev/shm) and as an http:// URL served by
-** tests/fuzz/fake_curl.c in place of libcurl (the real ext/io/http.c:
+** tests/fuzz/fake_curl.c in place of libcurl (the real ext/remote/http*.c:
 ** the first range, the growing header reads, the checks of each
 ** response), with no network.  The first range is WT_HTTP_FIRST, 4 KiB
 ** in this build (64 KiB in the module: the Makefile sets it), so that

@@ -174,7 +174,7 @@ static void check_sampling(uint64_t numel, const double *v, size_t n) {
   }
   if (total > budget || (numel > 0 && budget > 0 && nw == 0))
     abort();
-  /* The histogram as the model report makes it (report_model.c). */
+  /* The histogram as the model report makes it (report/model_page.c). */
   for (k = 0; k < n; k++)
     finite += isfinite(v[k]) != 0;
   if (wt_sample_range(v, n, &lo, &hi) != finite)

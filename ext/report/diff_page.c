@@ -1,6 +1,7 @@
 /*
-** report_diff.c: weights_report(path_a, path_b), the difference of two
-** models as one HTML page (see report.c for the one-model page).
+** diff_page.c: weights_report(path_a, path_b), the difference of two
+** models as one HTML page (report_job.h; model_page.c is the one-model
+** page).
 **
 ** Tensors are paired by name.  A checkpoint is compared with its GGUF
 ** conversion through the one name map (formats/name_map.h): when one
@@ -16,7 +17,7 @@
 ** decode/permute.h, tensor_compare()'s), in evenly spaced whole rows read
 ** at their un-permuted positions.  A tensor small enough is compared
 ** whole, and then gives the numbers tensor_compare() gives.
-** Layer: sql.
+** Layer: report.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -25,13 +26,11 @@
 #include "decode/decode.h"
 #include "decode/permute.h"
 #include "formats/name_map.h"
-#include "report_diff.h"
-#include "report/names.h"
-#include "report/page.h"
-#include "report/sample.h"
-#include "report/svg.h"
-
-SQLITE_EXTENSION_INIT3
+#include "names.h"
+#include "page.h"
+#include "report_job.h"
+#include "sample.h"
+#include "svg.h"
 
 #define WT_NAME_MAX 1024
 #define WT_MAX_ROWS 1024 /* heatmap rows drawn */
@@ -69,7 +68,7 @@ static const char *wt_map_arch(const wt_rmodel *a, const wt_rmodel *b) {
 /* The keys of m's tensors, sorted (NULL on out of memory): their names,
 ** mapped to arch's GGUF names when m is the checkpoint of a mapped pair. */
 static wt_key *wt_keys(const wt_rmodel *m, const char *arch) {
-  wt_key *k = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(*k));
+  wt_key *k = malloc((size_t)(m->n + 1) * sizeof(*k));
   char buf[WT_NAME_MAX];
   int i;
   if (k == NULL)
@@ -79,13 +78,13 @@ static wt_key *wt_keys(const wt_rmodel *m, const char *arch) {
   for (i = 0; i < m->n; i++) {
     const char *name = m->t[i].name;
     int n = arch ? wt_name_hf_to_gguf(arch, name, strlen(name), buf, sizeof(buf)) : 0;
-    k[i].key = sqlite3_mprintf("%s", n > 0 ? buf : name);
+    k[i].key = strdup(n > 0 ? buf : name);
     k[i].hf = n > 0;
     k[i].i = i;
     if (k[i].key == NULL) {
       while (i-- > 0)
-        sqlite3_free(k[i].key);
-      sqlite3_free(k);
+        free(k[i].key);
+      free(k);
       return NULL;
     }
   }
@@ -96,8 +95,8 @@ static wt_key *wt_keys(const wt_rmodel *m, const char *arch) {
 static void wt_keys_free(wt_key *k, int n) {
   int i;
   for (i = 0; k != NULL && i < n; i++)
-    sqlite3_free(k[i].key);
-  sqlite3_free(k);
+    free(k[i].key);
+  free(k);
 }
 
 /* Compare one pair from sampled values; va, vb hold WT_SAMPLE_VALUES. */
@@ -106,7 +105,7 @@ static int wt_compare_pair(wt_report *r, const wt_rmodel *a, const wt_rmodel *b,
   const wt_rtensor *ta = &a->t[p->a], *tb = &b->t[p->b];
   const wt_rmodel *gm = a_hf ? b : a; /* the GGUF */
   const wt_rtensor *tg = a_hf ? tb : ta;
-  sqlite3_int64 rows = tg->rows, cols, i, n;
+  int64_t rows = tg->rows, cols, i, n;
   uint64_t start[WT_SAMPLE_WINDOWS], count[WT_SAMPLE_WINDOWS], heads = 0;
   wt_error e;
   if (ta->numel != tb->numel || ta->numel == 0)
@@ -119,18 +118,18 @@ static int wt_compare_pair(wt_report *r, const wt_rmodel *a, const wt_rmodel *b,
   if (heads > 0 && rows > 0 && ta->numel % rows == 0 &&
       wt_qk_check((uint64_t)rows, heads, &e) == 0) {
     /* whole rows, evenly spaced, each read where the other side has it */
-    sqlite3_int64 nr, per_head = rows / (sqlite3_int64)heads;
+    int64_t nr, per_head = rows / (int64_t)heads;
     cols = ta->numel / rows;
     nr = WT_SAMPLE_VALUES / cols;
     nr = nr < 1 ? 1 : nr > rows ? rows : nr;
     n = cols < WT_SAMPLE_VALUES ? cols : WT_SAMPLE_VALUES;
     p->permuted = 1;
     for (i = 0; i < nr; i++) {
-      sqlite3_int64 g = nr > 1 ? i * (rows - 1) / (nr - 1) : 0;
-      sqlite3_int64 h = (sqlite3_int64)wt_qk_source_row((uint64_t)g, (uint64_t)per_head);
-      sqlite3_int64 ra = a_hf ? h : g, rb = a_hf ? g : h;
-      if (wt_report_values(r, a->path, ta->name, ra * cols, n, va) != n ||
-          wt_report_values(r, b->path, tb->name, rb * cols, n, vb) != n)
+      int64_t g = nr > 1 ? i * (rows - 1) / (nr - 1) : 0;
+      int64_t h = (int64_t)wt_qk_source_row((uint64_t)g, (uint64_t)per_head);
+      int64_t ra = a_hf ? h : g, rb = a_hf ? g : h;
+      if (r->values(r, a->path, ta->name, ra * cols, n, va) != n ||
+          r->values(r, b->path, tb->name, rb * cols, n, vb) != n)
         return wt_report_fail(r, "%s: could not read %lld values of '%s'", a->path, (long long)n,
                               ta->name);
       wt_compare_add_f64(&p->d, va, vb, (size_t)n);
@@ -139,9 +138,9 @@ static int wt_compare_pair(wt_report *r, const wt_rmodel *a, const wt_rmodel *b,
   }
   n = wt_sample_windows((uint64_t)ta->numel, WT_SAMPLE_VALUES, WT_SAMPLE_WINDOWS, start, count);
   for (i = 0; i < n; i++) {
-    sqlite3_int64 c = (sqlite3_int64)count[i];
-    if (wt_report_values(r, a->path, ta->name, (sqlite3_int64)start[i], c, va) != c ||
-        wt_report_values(r, b->path, tb->name, (sqlite3_int64)start[i], c, vb) != c)
+    int64_t c = (int64_t)count[i];
+    if (r->values(r, a->path, ta->name, (int64_t)start[i], c, va) != c ||
+        r->values(r, b->path, tb->name, (int64_t)start[i], c, vb) != c)
       return wt_report_fail(r, "%s: could not read %lld values of '%s'", a->path, (long long)c,
                             ta->name);
     wt_compare_add_f64(&p->d, va, vb, (size_t)c);
@@ -295,7 +294,7 @@ static int wt_diff_heatmaps(wt_report *r, const wt_rmodel *a, const wt_rmodel *m
                                               "0"}};
   const char *cols[WT_KIND_COUNT];
   wt_html *b = &r->out;
-  int *layers = sqlite3_malloc64((size_t)(np + 1) * sizeof(int)), nl = 0, i, j, k;
+  int *layers = malloc((size_t)(np + 1) * sizeof(int)), nl = 0, i, j, k;
   wt_compare *cell = NULL;
   double *rel = NULL, *cos = NULL;
   char(*labels)[WT_LABEL_SIZE] = NULL;
@@ -331,14 +330,14 @@ static int wt_diff_heatmaps(wt_report *r, const wt_rmodel *a, const wt_rmodel *m
   if (nl == 0) {
     wt_html_lit(b, "<p class=\"note\">No layer tensors (q, k, v, o, gate, up, down, norms) pair "
                    "up.</p></section>\n");
-    sqlite3_free(layers);
+    free(layers);
     return 0;
   }
-  cell = sqlite3_malloc64((size_t)nl * WT_KIND_COUNT * sizeof(*cell));
-  rel = sqlite3_malloc64((size_t)nl * WT_KIND_COUNT * sizeof(double));
-  cos = sqlite3_malloc64((size_t)nl * WT_KIND_COUNT * sizeof(double));
-  labels = sqlite3_malloc64((size_t)nl * WT_LABEL_SIZE);
-  rows = sqlite3_malloc64((size_t)nl * sizeof(char *));
+  cell = malloc((size_t)nl * WT_KIND_COUNT * sizeof(*cell));
+  rel = malloc((size_t)nl * WT_KIND_COUNT * sizeof(double));
+  cos = malloc((size_t)nl * WT_KIND_COUNT * sizeof(double));
+  labels = malloc((size_t)nl * WT_LABEL_SIZE);
+  rows = malloc((size_t)nl * sizeof(char *));
   if (cell == NULL || rel == NULL || cos == NULL || labels == NULL || rows == NULL) {
     rc = wt_report_fail(r, "out of memory");
     goto done;
@@ -388,23 +387,23 @@ static int wt_diff_heatmaps(wt_report *r, const wt_rmodel *a, const wt_rmodel *m
                  "tensor_compare() does. The norms cell pools a layer's norms.</p></section>\n",
                  WT_SAMPLE_VALUES, WT_SAMPLE_WINDOWS);
 done:
-  sqlite3_free(layers);
-  sqlite3_free(cell);
-  sqlite3_free(rel);
-  sqlite3_free(cos);
-  sqlite3_free(labels);
-  sqlite3_free(rows);
+  free(layers);
+  free(cell);
+  free(rel);
+  free(cos);
+  free(labels);
+  free(rows);
   return rc;
 }
 
 int wt_report_diff(wt_report *r, const wt_rmodel *a, const wt_rmodel *b) {
   const char *map_arch = wt_map_arch(a, b);
   wt_key *ka = wt_keys(a, map_arch), *kb = wt_keys(b, map_arch);
-  wt_pair *p = sqlite3_malloc64((size_t)(a->n + 1) * sizeof(*p));
-  int *only_a = sqlite3_malloc64((size_t)(a->n + 1) * sizeof(int));
-  int *only_b = sqlite3_malloc64((size_t)(b->n + 1) * sizeof(int));
-  double *va = sqlite3_malloc64(WT_SAMPLE_VALUES * sizeof(double));
-  double *vb = sqlite3_malloc64(WT_SAMPLE_VALUES * sizeof(double));
+  wt_pair *p = malloc((size_t)(a->n + 1) * sizeof(*p));
+  int *only_a = malloc((size_t)(a->n + 1) * sizeof(int));
+  int *only_b = malloc((size_t)(b->n + 1) * sizeof(int));
+  double *va = malloc(WT_SAMPLE_VALUES * sizeof(double));
+  double *vb = malloc(WT_SAMPLE_VALUES * sizeof(double));
   char *title = NULL;
   int np = 0, na = 0, nb = 0, i, j, rc = 0, n_retyped = 0, n_reshaped = 0;
   wt_html *o = &r->out;
@@ -436,16 +435,16 @@ int wt_report_diff(wt_report *r, const wt_rmodel *a, const wt_rmodel *b) {
   qsort(only_b, (size_t)nb, sizeof(int), wt_report_cmp_int);
   n_retyped = wt_count_changed(a, b, p, np, 0);
   n_reshaped = wt_count_changed(a, b, p, np, 1);
-  title = sqlite3_mprintf("%s vs %s", strrchr(a->path, '/') ? strrchr(a->path, '/') + 1 : a->path,
-                          strrchr(b->path, '/') ? strrchr(b->path, '/') + 1 : b->path);
+  title = wt_report_printf("%s vs %s", strrchr(a->path, '/') ? strrchr(a->path, '/') + 1 : a->path,
+                           strrchr(b->path, '/') ? strrchr(b->path, '/') + 1 : b->path);
   if (title == NULL) {
     rc = wt_report_fail(r, "out of memory");
     goto done;
   }
   {
-    char *sub = sqlite3_mprintf("a: %s \xe2\x80\x94 b: %s", a->path, b->path);
+    char *sub = wt_report_printf("a: %s \xe2\x80\x94 b: %s", a->path, b->path);
     wt_page_begin(o, title, sub);
-    sqlite3_free(sub);
+    free(sub);
   }
   wt_page_tiles_begin(o);
   wt_page_tile_text(o, "format_a", "format of a", a->format);
@@ -461,16 +460,16 @@ int wt_report_diff(wt_report *r, const wt_rmodel *a, const wt_rmodel *b) {
   rc = wt_diff_heatmaps(r, a, b, p, np, map_arch);
   if (rc == 0) {
     wt_diff_lists(o, a, b, p, np, only_a, na, only_b, nb);
-    wt_page_end(o, WEIGHTS_VERSION);
+    wt_page_end(o, r->version);
   }
 done:
   wt_keys_free(ka, a->n);
   wt_keys_free(kb, b->n);
-  sqlite3_free(p);
-  sqlite3_free(only_a);
-  sqlite3_free(only_b);
-  sqlite3_free(va);
-  sqlite3_free(vb);
-  sqlite3_free(title);
+  free(p);
+  free(only_a);
+  free(only_b);
+  free(va);
+  free(vb);
+  free(title);
   return rc;
 }

@@ -1,6 +1,7 @@
 /*
-** report_model.c: the one-model page of weights_report(path) (report.c
-** reads the model; this file draws it).
+** model_page.c: the one-model page of weights_report(path) (report_job.h:
+** the caller reads the model; this file chooses what to sample and draws
+** it).
 **
 ** The page shows: a header (format, architecture, parameters, bytes, bits
 ** per weight, files, tensors, context length, vocabulary); bytes and
@@ -10,21 +11,19 @@
 ** final norm) with min/max/mean/std and NaN/Inf counts, from at most
 ** WT_SAMPLE_VALUES values of each (sample.h); the metadata; and every
 ** tensor, in one collapsible table per layer.
-** Layer: sql (uses ext/report for the drawing).
+** Layer: report.
 */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_model.h"
 #include "decode/decode.h"
-#include "report/names.h"
-#include "report/page.h"
-#include "report/sample.h"
-#include "report/svg.h"
-
-SQLITE_EXTENSION_INIT3
+#include "names.h"
+#include "page.h"
+#include "report_job.h"
+#include "sample.h"
+#include "svg.h"
 
 #define WT_HIST_BINS      48   /* bins of a histogram */
 #define WT_MAX_HISTOGRAMS 10   /* histograms of a report */
@@ -114,7 +113,7 @@ static void wt_fmt_count(wt_html *b, double v) {
 
 /* The header tiles of a model. */
 static void wt_model_tiles(wt_html *b, const wt_rmodel *m) {
-  sqlite3_int64 params = 0, bytes = 0;
+  int64_t params = 0, bytes = 0;
   char bpw[32];
   int i;
   for (i = 0; i < m->n; i++) {
@@ -145,11 +144,11 @@ static void wt_model_tiles(wt_html *b, const wt_rmodel *m) {
 /* The dtype bars and the per-layer stacked bars. */
 static int wt_model_bars(wt_report *r, const wt_rmodel *m) {
   wt_html *b = &r->out;
-  wt_dtype_sum *d = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(*d));
-  int *g = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(int));
-  const char **labels = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(char *) * 2);
-  double *vals = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(double) * (WT_MAX_SERIES + 2));
-  char(*glabel)[WT_LABEL_SIZE] = sqlite3_malloc64((size_t)(m->n + 1) * WT_LABEL_SIZE);
+  wt_dtype_sum *d = malloc((size_t)(m->n + 1) * sizeof(*d));
+  int *g = malloc((size_t)(m->n + 1) * sizeof(int));
+  const char **labels = malloc((size_t)(m->n + 1) * sizeof(char *) * 2);
+  double *vals = malloc((size_t)(m->n + 1) * sizeof(double) * (WT_MAX_SERIES + 2));
+  char(*glabel)[WT_LABEL_SIZE] = malloc((size_t)(m->n + 1) * WT_LABEL_SIZE);
   int nd, ng, ns, i, j, k, rc = 0;
   if (d == NULL || g == NULL || labels == NULL || vals == NULL || glabel == NULL) {
     rc = wt_report_fail(r, "out of memory");
@@ -203,11 +202,11 @@ static int wt_model_bars(wt_report *r, const wt_rmodel *m) {
     wt_html_printf(b, "<p class=\"note\">The first %d layer groups are drawn.</p>", WT_MAX_BARS);
   wt_html_lit(b, "</section>\n");
 done:
-  sqlite3_free(d);
-  sqlite3_free(g);
-  sqlite3_free(labels);
-  sqlite3_free(vals);
-  sqlite3_free(glabel);
+  free(d);
+  free(g);
+  free(labels);
+  free(vals);
+  free(glabel);
   return rc;
 }
 
@@ -242,7 +241,7 @@ static int wt_choose_tensors(const wt_rmodel *m, int *c) {
       wt_choose(c, &n, i);
       break;
     }
-  layers = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(int));
+  layers = malloc((size_t)(m->n + 1) * sizeof(int));
   if (layers != NULL) {
     for (i = 0; i < m->n; i++)
       if (m->t[i].layer >= 0)
@@ -261,7 +260,7 @@ static int wt_choose_tensors(const wt_rmodel *m, int *c) {
         wt_choose(c, &n, wt_find(m, pick[k], WT_KIND_GATE, WT_KIND_UP, WT_KIND_DOWN));
       }
     }
-    sqlite3_free(layers);
+    free(layers);
   }
   for (i = 0; i < m->n; i++)
     if (m->t[i].layer == WT_LAYER_OUTPUT && strstr(m->t[i].name, "norm") && m->t[i].numel > 0) {
@@ -281,7 +280,7 @@ static int wt_model_histogram(wt_report *r, const wt_rmodel *m, const wt_rtensor
   wt_html *b = &r->out;
   uint64_t start[WT_SAMPLE_WINDOWS], count[WT_SAMPLE_WINDOWS], bins[WT_HIST_BINS] = {0};
   int nw = wt_sample_windows((uint64_t)t->numel, WT_SAMPLE_VALUES, WT_SAMPLE_WINDOWS, start, count);
-  sqlite3_int64 n = 0, got;
+  int64_t n = 0, got;
   wt_stats st;
   wt_stats_summary sm;
   double lo = 0, hi = 1;
@@ -293,13 +292,12 @@ static int wt_model_histogram(wt_report *r, const wt_rmodel *m, const wt_rtensor
   wt_html_lit(b, " ");
   wt_html_str(b, t->shape);
   for (i = 0; i < nw; i++) {
-    got = wt_report_values(r, m->path, t->name, (sqlite3_int64)start[i], (sqlite3_int64)count[i],
-                           v + n);
+    got = r->values(r, m->path, t->name, (int64_t)start[i], (int64_t)count[i], v + n);
     if (got < 0) { /* a type that cannot be decoded: say so, go on */
       wt_html_lit(b, "</p><p class=\"note\">values not shown: ");
       wt_html_str(b, r->err);
       wt_html_lit(b, "</p></div>");
-      sqlite3_free(r->err);
+      free(r->err);
       r->err = NULL;
       return 0;
     }
@@ -336,7 +334,7 @@ static int wt_model_histogram(wt_report *r, const wt_rmodel *m, const wt_rtensor
 /* The histograms section. */
 static int wt_model_histograms(wt_report *r, const wt_rmodel *m) {
   int c[WT_MAX_HISTOGRAMS], n = wt_choose_tensors(m, c), i, rc = 0;
-  double *v = sqlite3_malloc64(WT_SAMPLE_VALUES * sizeof(double));
+  double *v = malloc(WT_SAMPLE_VALUES * sizeof(double));
   if (v == NULL)
     return wt_report_fail(r, "out of memory");
   wt_html_printf(&r->out,
@@ -350,7 +348,7 @@ static int wt_model_histograms(wt_report *r, const wt_rmodel *m) {
   for (i = 0; i < n && rc == 0; i++)
     rc = wt_model_histogram(r, m, &m->t[c[i]], v);
   wt_html_lit(&r->out, "</div></section>\n");
-  sqlite3_free(v);
+  free(v);
   return rc;
 }
 
@@ -369,40 +367,32 @@ static void wt_meta_value(wt_html *b, const char *s) {
 }
 
 /* The metadata section: every key with its type and value (arrays: their
-** length), from gguf_metadata() or safetensors_metadata(). */
+** length), as the caller read it (gguf_metadata() or
+** safetensors_metadata()). */
 static int wt_model_metadata(wt_report *r, const wt_rmodel *m) {
   wt_html *b = &r->out;
-  int gguf = strcmp(m->format, "gguf") == 0, rows = 0, rc;
-  sqlite3_stmt *q;
-  if (!gguf && strcmp(m->format, "safetensors") != 0)
+  int i;
+  if (strcmp(m->format, "gguf") != 0 && strcmp(m->format, "safetensors") != 0)
     return 0;
-  q = wt_report_query(r,
-                      gguf ? "SELECT key, type, CASE WHEN type = 'ARRAY' THEN element_type || '[' "
-                             "|| count || ']' ELSE value END FROM gguf_metadata(?1)"
-                           : "SELECT key, 'STRING', value FROM safetensors_metadata(?1)",
-                      m->path);
-  if (q == NULL)
-    return -1;
   wt_html_lit(b, "<section id=\"metadata\"><h2>Metadata</h2><table><tr><th>key</th><th>type</th>"
                  "<th>value</th></tr>");
-  while ((rc = wt_report_step(r, q)) == 1) {
-    const char *v = (const char *)sqlite3_column_text(q, 2);
+  for (i = 0; i < m->n_meta; i++) {
+    const wt_rmeta *e = &m->meta[i];
     wt_html_lit(b, "<tr><td class=\"name\">");
-    wt_html_str(b, (const char *)sqlite3_column_text(q, 0));
+    wt_html_str(b, e->key);
     wt_html_lit(b, "</td><td>");
-    wt_html_str(b, (const char *)sqlite3_column_text(q, 1));
+    wt_html_str(b, e->type);
     wt_html_lit(b, "</td><td class=\"meta-value\">");
-    if (sqlite3_column_type(q, 2) == SQLITE_BLOB)
-      wt_html_printf(b, "(%d bytes, not UTF-8)", sqlite3_column_bytes(q, 2));
-    else if (v != NULL)
-      wt_meta_value(b, v);
+    if (e->value == NULL && e->blob_bytes > 0)
+      wt_html_printf(b, "(%lld bytes, not UTF-8)", (long long)e->blob_bytes);
+    else if (e->value != NULL)
+      wt_meta_value(b, e->value);
     wt_html_lit(b, "</td></tr>");
-    rows++;
   }
-  if (rows == 0)
+  if (m->n_meta == 0)
     wt_html_lit(b, "<tr><td colspan=\"3\">none</td></tr>");
   wt_html_lit(b, "</table></section>\n");
-  return rc;
+  return 0;
 }
 
 static int wt_cmp_u64(const void *a, const void *b) {
@@ -415,7 +405,7 @@ static int wt_cmp_u64(const void *a, const void *b) {
 ** of groups). */
 static int wt_model_tensor_table(wt_report *r, const wt_rmodel *m) {
   wt_html *b = &r->out;
-  uint64_t *order = sqlite3_malloc64((size_t)(m->n + 1) * sizeof(uint64_t));
+  uint64_t *order = malloc((size_t)(m->n + 1) * sizeof(uint64_t));
   int i, j;
   if (order == NULL)
     return wt_report_fail(r, "out of memory");
@@ -448,7 +438,7 @@ static int wt_model_tensor_table(wt_report *r, const wt_rmodel *m) {
     wt_html_lit(b, "</table></details>");
   }
   wt_html_lit(b, "</section>\n");
-  sqlite3_free(order);
+  free(order);
   return 0;
 }
 
@@ -459,6 +449,6 @@ int wt_report_one(wt_report *r, const wt_rmodel *m) {
   if (wt_model_bars(r, m) || wt_model_histograms(r, m) || wt_model_metadata(r, m) ||
       wt_model_tensor_table(r, m))
     return -1;
-  wt_page_end(&r->out, WEIGHTS_VERSION);
+  wt_page_end(&r->out, r->version);
   return 0;
 }
