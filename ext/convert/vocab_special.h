@@ -1,7 +1,8 @@
 /*
 ** vocab_special.h: what vocab_special.c (SpecialVocab) shares with
 ** vocab_special_post.c (de3ff815's post_processor and normalizer reading,
-** and the chat template).  Private to those two files.
+** and the chat template); both call down to vocab_special_state.c (the
+** state they load into).  Private to those three files.
 ** Layer: convert (pure C; uses write/, formats/, base/).
 */
 #ifndef WT_VOCAB_SPECIAL_H
@@ -53,7 +54,7 @@ typedef struct sv {
   cv_json tmpl_json; /* chat_template.json, when read */
 } sv;
 
-/* vocab_special.c */
+/* vocab_special_state.c */
 void sv_py_free(pyv *v);
 int sv_py_set(pyv *v, py_kind k, const char *s, size_t n, int truthy);
 int sv_py_copy(pyv *dst, const pyv *src);
@@ -63,6 +64,8 @@ int sv_config_get(sv *s, const char *key, pyv *v, wt_error *err);
 int sv_config_set(sv *s, const char *key, const pyv *v, wt_error *err);
 int sv_has_type(const sv *s, const char *t);
 void sv_set_add(sv *s, const char *type, int v);
+
+/* vocab_special.c */
 int sv_set_special(sv *s, const char *type, int64_t id, const char *from, wt_error *err);
 
 /* vocab_special_post.c */
