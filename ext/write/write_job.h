@@ -74,6 +74,11 @@ typedef struct wt_job_tensor {
   int from;            /* WT_FROM_* */
   const wt_file *file; /* WT_FROM_FILE: bytes [file_off, file_off + nbytes) of file */
   uint64_t file_off;
+  /* WT_FROM_FILE, optional: the XXH3-64 of those bytes (hex, as bytes/digest.h
+  ** writes it) when the caller has read them already (a converter that
+  ** looked at them before copying): the read-back compares with it instead
+  ** of reading the file again; the file is still checked unchanged. */
+  const char *file_hash;
   const unsigned char *mem; /* WT_FROM_MEMORY: nbytes bytes */
   wt_encode_fn encode;      /* WT_FROM_ENCODER: called with encode_ctx and the index */
   void *encode_ctx;
