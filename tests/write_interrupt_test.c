@@ -11,8 +11,8 @@
 ** calls sqlite3_interrupt() on the connection at the first pread of a
 ** file opened read-write, which is the writer's read-back of its output
 ** (its sources are opened read-only), then reads as libc does.  Each
-** writer (gguf_rewrite, safetensors_rewrite, gguf_split,
-** safetensors_write, safetensors_split) runs twice in DIR, on the demo
+** writer (gguf_rewrite, safetensors_rewrite, safetensors_write,
+** gguf_convert, gguf_split, safetensors_split) runs twice in DIR, on the demo
 ** model (build/demo), over an older target holding "old":
 **   armed: the interrupt fires (checked), the statement, stepped to its
 **     end, fails with SQLITE_INTERRUPT, and the target holds "old", with
@@ -153,6 +153,10 @@ int main(int argc, char **argv) {
          "SELECT safetensors_write('%s/out.safetensors', name, path) "
          "FROM tensors('build/demo/tiny-llama.safetensors')",
          "out.safetensors");
+  writer(dir, "gguf_convert",
+         "SELECT gguf_convert('%s/out.gguf', 'build/demo/tiny-llama.safetensors', "
+         "'{\"outtype\": \"q8_0\"}')",
+         "out.gguf");
   /* one part, one shard: the target is the file a second call replaces */
   writer(dir, "gguf_split",
          "SELECT gguf_split('%s/part', 'build/demo/tiny-llama.gguf', '{\"max_tensors\": 1000}')",

@@ -233,9 +233,7 @@ int wt_out_read(const wt_out *o, uint64_t off, size_t n, void *buf, wt_error *er
   return 0;
 }
 
-/* wt_out_digest() of the bytes with each swap-byte element reversed
-** first (swap > 1). */
-static int wt_out_digest_swapped(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n,
+int wt_out_digest_swapped(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n,
                                  unsigned char *buf, unsigned swap, char hex[WT_DIGEST_HEX_MAX],
                                  wt_error *err) {
   wt_digest *d;

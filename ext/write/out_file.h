@@ -101,6 +101,12 @@ int wt_out_read(const wt_out *o, uint64_t off, size_t n, void *buf, wt_error *er
 int wt_out_digest(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n, unsigned char *buf,
                   char hex[WT_DIGEST_HEX_MAX], wt_error *err);
 
+/* The same with each swap-byte element reversed before it is hashed
+** (swap > 1): the digest of the values in the other byte order. */
+int wt_out_digest_swapped(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n,
+                          unsigned char *buf, unsigned swap, char hex[WT_DIGEST_HEX_MAX],
+                          wt_error *err);
+
 /* 0 when the n bytes at out_off of the new file equal those at src_off of
 ** src (an XXH3-64 of each, read WT_OUT_CHUNK bytes at a time into buf, of
 ** that size), else -1 with err set (what names them: a tensor's name). */

@@ -82,6 +82,12 @@ typedef struct wt_job_tensor {
   /* WT_FROM_FILE: 2, 4 or 8 to reverse each element of that many bytes
   ** (the other byte order, byte_swap.h); 0: the bytes as they are */
   unsigned swap;
+  /* WT_FROM_FILE, optional: the XXH3-64 of those bytes (hex, as bytes/digest.h
+  ** writes it) when the caller has read them already (a converter that
+  ** looked at them before copying): the read-back compares with it instead
+  ** of reading the file again (the new file's elements swapped back when
+  ** swap says); the file is still checked unchanged. */
+  const char *file_hash;
   const unsigned char *mem; /* WT_FROM_MEMORY: nbytes bytes */
   wt_encode_fn encode;      /* WT_FROM_ENCODER: called with encode_ctx and the index */
   void *encode_ctx;
