@@ -234,8 +234,8 @@ int wt_out_read(const wt_out *o, uint64_t off, size_t n, void *buf, wt_error *er
 }
 
 int wt_out_digest_swapped(const wt_out *o, const wt_file *src, uint64_t off, uint64_t n,
-                                 unsigned char *buf, unsigned swap, char hex[WT_DIGEST_HEX_MAX],
-                                 wt_error *err) {
+                          unsigned char *buf, unsigned swap, char hex[WT_DIGEST_HEX_MAX],
+                          wt_error *err) {
   wt_digest *d;
   if (wt_digest_begin("xxh3-64", 7, &d, err) != 0)
     return -1;
