@@ -174,9 +174,15 @@ $(BUILD)/header_map_test: tests/header_map_test.c tests/ext_conn.h | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
 # A file rewritten in place by one write(2) while statements open and read
-# it: never a mix of the two versions (tests/rewrite_race_test.c).
-$(BUILD)/rewrite_race_test: tests/rewrite_race_test.c tests/ext_conn.h | $(BUILD)
+# it: never a mix of the two versions (tests/read_while_written_test.c).
+$(BUILD)/read_while_written_test: tests/read_while_written_test.c tests/ext_conn.h | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
+
+# sqlite3_interrupt() made at the writers' read-back, by the test's own
+# pread(2) (-rdynamic: the module's calls reach it): the statement fails
+# with the target as it was, or succeeds (tests/write_interrupt_test.c).
+$(BUILD)/write_interrupt_test: tests/write_interrupt_test.c tests/check.h tests/ext_conn.h | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -rdynamic -o $@ $< -lsqlite3 -ldl
 
 # A scratch dump of what the GGUF parser makes of files (tests/gguf_dump.c).
 PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
@@ -184,9 +190,10 @@ PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
 # Unit tests of the header encoders (ext/write/), without SQLite, under
 # AddressSanitizer + UBSan: hand-worked bytes, and the generated files
 # re-encoded and parsed back (tests/write_test.c).
-WRITE_ENC_SRC  := ext/write/gguf_writer.c ext/write/safetensors_writer.c ext/write/write_buf.c ext/write/edit_list.c
+WRITE_ENC_SRC  := ext/write/gguf_writer.c ext/write/safetensors_writer.c ext/write/write_buf.c ext/write/edit_list.c \
+                  ext/write/byte_swap.c
 WRITE_TEST_SRC := $(PARSER_SRC) $(WRITE_ENC_SRC)
-$(BUILD)/write_test: tests/write_test.c $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
+$(BUILD)/write_test: tests/write_test.c tests/check.h $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_test.c $(WRITE_TEST_SRC) $(EXT_LIBS)
 
 # A model card's front matter read on hand-written cards (tests/model_card_test.c),
@@ -206,7 +213,7 @@ $(BUILD)/convert_test: tests/convert_test.c tests/convert_test_numbers.c tests/c
 # jobs that fail leave the target as it was), without SQLite, under
 # AddressSanitizer + UBSan (tests/write_job_test.c).
 WRITE_JOB_TEST_SRC := $(PARSER_SRC) $(BYTES_SRC) $(WRITE_SRC)
-$(BUILD)/write_job_test: tests/write_job_test.c $(WRITE_JOB_TEST_SRC) $(EXT_HDR) | $(BUILD)
+$(BUILD)/write_job_test: tests/write_job_test.c tests/check.h $(WRITE_JOB_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_job_test.c $(WRITE_JOB_TEST_SRC) $(EXT_LIBS)
 
 # Unit tests of the converter's vocabulary code (ext/convert/vocab*.c), without
@@ -311,7 +318,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/model_card_test $(BUILD)/convert_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/header_map_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/write_job_test $(BUILD)/vocab_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(BUILD)/convert/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/model_card_test $(BUILD)/convert_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/header_map_test $(BUILD)/read_while_written_test $(BUILD)/write_test $(BUILD)/write_job_test $(BUILD)/write_interrupt_test $(BUILD)/vocab_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(BUILD)/convert/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/exports_test.sh $(MODULE)
@@ -337,6 +344,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	$(BUILD)/http_parse_test
 	sh tests/write_test.sh $(BUILD)/write_test
 	rm -rf $(BUILD)/write_job && mkdir -p $(BUILD)/write_job && $(BUILD)/write_job_test $(BUILD)/write_job
+	rm -rf $(BUILD)/wint && mkdir -p $(BUILD)/wint && $(BUILD)/write_interrupt_test $(MODULE) $(BUILD)/wint
 	sh tests/vocab_test.sh $(BUILD)/vocab_test
 	rm -rf $(BUILD)/park && mkdir -p $(BUILD)/park
 	$(VALGRIND) $(BUILD)/park_test $(BUILD)/park > $(BUILD)/park_test.log || { cat $(BUILD)/park_test.log; exit 1; }
@@ -352,10 +360,10 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	  { cat $(BUILD)/header_map_asan.log; exit 1; }
 	tail -1 $(BUILD)/header_map_asan.log
 	rm -rf $(BUILD)/hmap
-	rm -rf $(BUILD)/race && $(BUILD)/rewrite_race_test $(MODULE) $(BUILD)/race
+	rm -rf $(BUILD)/rww && $(BUILD)/read_while_written_test $(MODULE) $(BUILD)/rww
 	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
-	  $(BUILD)/rewrite_race_test $(BUILD)/asan/weights.so $(BUILD)/race
-	rm -rf $(BUILD)/race
+	  $(BUILD)/read_while_written_test $(BUILD)/asan/weights.so $(BUILD)/rww
+	rm -rf $(BUILD)/rww
 	@echo "== make demo's queries, then every recipe on what it leaves (sql/ must run after make demo)"
 	$(MAKE) --no-print-directory demo-run > $(BUILD)/demo-run.log 2>&1 || { cat $(BUILD)/demo-run.log; exit 1; }
 	sh tests/logged.sh $(LOGS)/sql.log sh tests/run_sql_examples.sh $(MODULE)
@@ -365,6 +373,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	/usr/bin/python3 tests/catalog_test.py $(MODULE)
 	/usr/bin/python3 tests/remote_test.py $(MODULE)
 	/usr/bin/python3 tests/write_fail_test.py $(MODULE)
+	/usr/bin/python3 tests/write_endian_test.py $(MODULE)
 	@echo "== the remote tests under AddressSanitizer + UBSan, and under valgrind (the Python interpreter's own"
 	@echo "   leaks are not ours: only definite leaks count)"
 	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
@@ -375,7 +384,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	/usr/bin/python3 tests/python_pkg_test.py
 	sh tests/node_pkg_test.sh
 	sh tests/report_test.sh $(MODULE)
-	/usr/bin/python3 tests/check_readme.py README.md docs/*.md tests/fuzz/README.md
+	/usr/bin/python3 tests/check_readme.py README.md docs/*.md tests/README.md tests/fuzz/README.md
 	MAKE='$(MAKE)' sh tests/install_test.sh $(MODULE)
 	sh tests/llama_oracle.sh --check
 	sh tests/convert_logits.sh $(MODULE)
@@ -462,7 +471,7 @@ bench-run: $(MODULE) $(BUILD)/bench
 # with pread and once through the guarded mapping (WT_MMAP=0, 1); then
 # tests/mmap_test.c (files truncated under mapped reads),
 # tests/header_map_test.c (a GGUF header cut under its parse in a mapping)
-# and tests/rewrite_race_test.c (a rewrite in place by one write(2)) in the
+# and tests/read_while_written_test.c (a rewrite in place by one write(2)) in the
 # same build.
 TSAN_CC    ?= clang
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
@@ -489,13 +498,13 @@ $(BUILD)/tsan/header_map_test: tests/header_map_test.c tests/ext_conn.h Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
-$(BUILD)/tsan/rewrite_race_test: tests/rewrite_race_test.c tests/ext_conn.h Makefile
+$(BUILD)/tsan/read_while_written_test: tests/read_while_written_test.c tests/ext_conn.h Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
 .PHONY: tsan
 tsan: fuzz-deps
-	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/tsan/header_map_test $(BUILD)/tsan/rewrite_race_test $(BUILD)/demo/.stamp
+	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/tsan/header_map_test $(BUILD)/tsan/read_while_written_test $(BUILD)/demo/.stamp
 	rm -rf $(BUILD)/tsan/work $(BUILD)/tsan/mmap
 	for mmap in 0 1; do \
 	  rm -rf $(BUILD)/tsan/work && \
@@ -507,8 +516,8 @@ tsan: fuzz-deps
 	rm -rf $(BUILD)/tsan/hmap && mkdir -p $(BUILD)/tsan/hmap && \
 	  TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
 	  $(BUILD)/tsan/header_map_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/hmap
-	rm -rf $(BUILD)/tsan/race && TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
-	  $(BUILD)/tsan/rewrite_race_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/race
+	rm -rf $(BUILD)/tsan/rww && TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
+	  $(BUILD)/tsan/read_while_written_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/rww
 
 # Fuzzing.  FUZZ_SECONDS per target; seeds come from the
 # fixtures (when ../shared is there) and the generated test files.
@@ -517,7 +526,8 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
                 fuzz_paths_index fuzz_url fuzz_hf_config fuzz_memory fuzz_paths_names
-FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg fuzz_write fuzz_model_card fuzz_vocab_spm fuzz_vocab_json
+FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg fuzz_write fuzz_model_card fuzz_edit_json \
+                fuzz_vocab_spm fuzz_vocab_json
 FUZZ_TARGETS += fuzz_convert_config
 
 # The sources each target links (a thin harness over pure functions).
@@ -540,6 +550,8 @@ FUZZ_FLAGS_fuzz_remote    := -DWT_REMOTE -DWT_CURL_LINKED -DWEIGHTS_VERSION='"fu
                              -DWT_HTTP_FIRST='((uint64_t)4 << 10)'
 FUZZ_SRC_fuzz_memory      := $(PARSER_SRC) $(PLAN_SRC)
 FUZZ_SRC_fuzz_write       := $(WRITE_TEST_SRC)
+FUZZ_SRC_fuzz_edit_json   := $(PARSER_SRC) ext/write/edit_json.c ext/write/edit_list.c ext/write/gguf_writer.c \
+                             ext/write/write_buf.c
 FUZZ_SRC_fuzz_vocab_spm   := $(VOCAB_TEST_SRC)
 FUZZ_SRC_fuzz_vocab_json  := $(VOCAB_TEST_SRC)
 FUZZ_SRC_fuzz_convert_config := $(CONVERT_TEST_SRC)
@@ -580,6 +592,11 @@ $(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp $(BUILD)/arch/.stamp 
 	for f in $(BUILD)/testdata/gguf/ok-*.gguf $(BUILD)/testdata/safetensors/*.safetensors $(BUILD)/demo/*.gguf; do \
 	  { printf '\003\001\005\011\007\002\000\002\003\003\002\010\005'; cat $$f; } \
 	    > $(BUILD)/fuzz/corpus/fuzz_write/$$(basename $$f); done
+	mkdir -p $(BUILD)/fuzz/corpus/fuzz_edit_json
+	printf '{"general.name": "a\\u0000b", "x.n": {"type": "UINT8", "value": 7}, "x.a": ["c", "\\ud83d\\ude00"], "q": null}' \
+	  > $(BUILD)/fuzz/corpus/fuzz_edit_json/edits
+	printf '{"x": {"type": "INT64", "value": [-9223372036854775808, 1e3, 2.5]}, "y": true}' \
+	  > $(BUILD)/fuzz/corpus/fuzz_edit_json/numbers
 	sh tests/fuzz/seeds_vocab.sh $(BUILD)/fuzz/corpus $(FIXTURES)
 	sh tests/fuzz/seeds_convert.sh $(BUILD)/fuzz/corpus $(FIXTURES) $(BUILD)
 	mkdir -p $(BUILD)/fuzz/corpus/fuzz_hf_config $(BUILD)/fuzz/corpus/fuzz_model_card

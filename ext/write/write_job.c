@@ -18,8 +18,6 @@
 #include "formats/safetensors_parser.h"
 #include "gguf_writer.h"
 
-#define U(x) ((unsigned long long)(x))
-
 /* The digest of what an encoder gives. */
 #define JOB_DIGEST "xxh3-64"
 
@@ -100,7 +98,7 @@ static int job_data(const wt_job *j, wt_out *out, char (*hex)[WT_DIGEST_HEX_MAX]
     if (wt_out_zeros(out, t->data_start - pos, err) != 0)
       return -1;
     if (t->from == WT_FROM_FILE)
-      rc = wt_out_copy(out, t->file, t->file_off, t->nbytes, err);
+      rc = wt_out_copy_swapped(out, t->file, t->file_off, t->nbytes, t->swap, err);
     else if (t->from == WT_FROM_MEMORY)
       rc = wt_out_write(out, t->mem, (size_t)t->nbytes, err);
     else if (t->from == WT_FROM_ENCODER && t->encode != NULL)
@@ -208,13 +206,15 @@ static int job_check_tensors(const wt_job *j, const wt_out *out, const wt_model 
     if (!j->verify)
       continue;
     if (s->from == WT_FROM_FILE && s->file_hash == NULL) {
-      if (wt_out_same_bytes(out, t->offset, s->file, s->file_off, s->nbytes, buf, name, err) != 0)
+      if (wt_out_same_values(out, t->offset, s->file, s->file_off, s->nbytes, s->swap, buf, name,
+                             err) != 0)
         goto done;
     } else if (s->from == WT_FROM_MEMORY) {
       if (job_same_memory(out, t->offset, s->mem, s->nbytes, buf, name, err) != 0)
         goto done;
     } else {
-      if (wt_out_digest(out, NULL, t->offset, s->nbytes, buf, got, err) != 0)
+      unsigned swap = s->from == WT_FROM_FILE ? s->swap : 0;
+      if (wt_out_digest_swapped(out, NULL, t->offset, s->nbytes, buf, swap, got, err) != 0)
         goto done;
       if (strcmp(got, s->from == WT_FROM_FILE ? s->file_hash : hex[i]) != 0) {
         wt_fail(err, "read back: the bytes of %s differ from those %s (xxh3 %s, not %s)", name,
