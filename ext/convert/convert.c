@@ -290,8 +290,8 @@ static int build_job(cv_job *j, const char *path, wt_error *err) {
   }
   for (k = 0; k < j->ck.n_parts; k++) {
     j->files[k] = &j->ck.parts[k]->file;
-    if (wt_out_is_file(path, j->files[k]))
-      return wt_fail(err, "this is a file of the checkpoint: refusing to replace it");
+    if (wt_out_not_input(path, j->files[k], NULL, err) != 0)
+      return -1;
   }
   j->job = (wt_job){0};
   j->job.path = path;
@@ -319,7 +319,6 @@ int cv_convert(wt_cache *cache, const char *out, const char *source, const cv_op
   memset(&j, 0, sizeof(j));
   memset(r, 0, sizeof(*r));
   j.opt = o;
-  j.out.fd = j.out.dirfd = -1;
   j.where = out;
   if (wt_file_is_remote(out, strlen(out))) {
     wt_fail(err, "the output must be a local path");
