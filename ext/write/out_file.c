@@ -28,6 +28,8 @@
 #define WT_OUT_MODE 0666
 /* Tries at a free temporary name. */
 #define WT_OUT_TRIES 100
+/* Bytes written between two starts of write-back (wt_out_write_behind). */
+#define WT_OUT_WRITE_BEHIND ((uint64_t)16 << 20)
 
 /* Makes temporary names unique within the process. */
 static unsigned wt_out_counter;
@@ -123,6 +125,20 @@ int wt_out_reserve(wt_out *o, uint64_t size, wt_error *err) {
 }
 
 /* A failed write or copy, as a sentence. */
+/* Ask the kernel to start writing to disk what was written since the last
+** call, once WT_OUT_WRITE_BEHIND bytes have gathered (sync_file_range(2)
+** with SYNC_FILE_RANGE_WRITE: the write-back starts, nothing waits for it).
+** The disk then writes while the rest is copied, encoded and read back,
+** and the fsync(2) of the commit waits only for the tail.  Durability is
+** the commit's fsync's alone: an error here is left for it to report. */
+static void wt_out_write_behind(wt_out *o) {
+  if (o->size - o->written_back < WT_OUT_WRITE_BEHIND)
+    return;
+  (void)sync_file_range(o->fd, (off_t)o->written_back, (off_t)(o->size - o->written_back),
+                        SYNC_FILE_RANGE_WRITE);
+  o->written_back = o->size;
+}
+
 static int wt_out_write_fail(uint64_t at, wt_error *err) {
   return wt_fail(err, "cannot write the output at byte %llu: %s", U(at), strerror(errno));
 }
@@ -139,6 +155,7 @@ int wt_out_write(wt_out *o, const void *p, size_t n, wt_error *err) {
     n -= (size_t)w;
     o->size += (uint64_t)w;
   }
+  wt_out_write_behind(o);
   return 0;
 }
 
@@ -201,6 +218,7 @@ int wt_out_copy(wt_out *o, const wt_file *src, uint64_t off, uint64_t n, wt_erro
     off += (uint64_t)r;
     n -= (uint64_t)r;
     o->size += (uint64_t)r;
+    wt_out_write_behind(o);
     if (wt_out_poll(o, (uint64_t)r, err) != 0)
       return -1;
   }

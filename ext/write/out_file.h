@@ -52,15 +52,16 @@
 #define WT_OUT_POLL ((uint64_t)64 << 20)
 
 typedef struct wt_out {
-  int open;             /* from wt_out_open() until the commit or abort (0: closed) */
-  int fd;               /* the temporary file; -1 when closed */
-  int dirfd;            /* the target's folder */
-  int named;            /* 1 when tmp names the file in the folder */
-  char *target;         /* the target path, as given (for messages) */
-  char *base;           /* the last component of the file replaced (a link's target's) */
-  char tmp[64 + 256];   /* the temporary name, in the folder */
-  uint64_t size;        /* bytes written so far (the file's end) */
-  unsigned char *chunk; /* the fallback copy's buffer (WT_OUT_CHUNK), or NULL */
+  int open;              /* from wt_out_open() until the commit or abort (0: closed) */
+  int fd;                /* the temporary file; -1 when closed */
+  int dirfd;             /* the target's folder */
+  int named;             /* 1 when tmp names the file in the folder */
+  char *target;          /* the target path, as given (for messages) */
+  char *base;            /* the last component of the file replaced (a link's target's) */
+  char tmp[64 + 256];    /* the temporary name, in the folder */
+  uint64_t size;         /* bytes written so far (the file's end) */
+  uint64_t written_back; /* bytes whose write-back to disk was started */
+  unsigned char *chunk;  /* the fallback copy's buffer (WT_OUT_CHUNK), or NULL */
   /* Called between chunks and before the rename: non-zero stops the
   ** copy or the commit with err set by it. */
   int (*interrupted)(void *ctx, wt_error *err);
