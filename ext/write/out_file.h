@@ -34,7 +34,9 @@
 ** the kernel refuses (EXDEV, EOPNOTSUPP, ENOSYS, EINVAL); a remote source
 ** through its reads, in the same chunks.  A copy calls the caller's
 ** interrupt check every WT_OUT_POLL bytes, and checks that the source is
-** unchanged when done.
+** unchanged when done.  Every 16 MiB written or copied, the disk's
+** write-back of them is started (sync_file_range(2), nothing waited for),
+** so that the commit's fsync waits only for the tail.
 */
 #ifndef WT_OUT_FILE_H
 #define WT_OUT_FILE_H
