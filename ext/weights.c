@@ -22,8 +22,9 @@
 **              (sql/hash_functions.c), weights_report (sql/report.c)
 **   writing    gguf_rewrite, safetensors_rewrite (sql/rewrite.c),
 **              gguf_split (sql/gguf_split.c), safetensors_write, an
-**              aggregate (sql/st_write.c), safetensors_split (sql/st_split.c);
-**              their jobs are write/'s (write/write_job.h)
+**              aggregate (sql/st_write.c), safetensors_split (sql/st_split.c),
+**              gguf_convert (sql/convert.c over convert/convert.h); their
+**              jobs are write/'s (write/write_job.h) and convert/'s
 ** and makes remote paths (http://, https://, hf://) go to the HTTP byte
 ** source (remote/http.h).  sqlite3_weights_init is the only symbol the
 ** module exports: everything else is built with -fvisibility=hidden, so
@@ -35,6 +36,7 @@
 
 #include "remote/http.h"
 #include "sql/compare.h"
+#include "sql/convert.h"
 #include "sql/functions.h"
 #include "sql/gguf_split.h"
 #include "sql/hash_functions.h"
@@ -99,6 +101,8 @@ WT_EXPORT int sqlite3_weights_init(sqlite3 *db, char **pzErrMsg, const sqlite3_a
     rc = wt_register_st_write(db, cache);
   if (rc == SQLITE_OK)
     rc = wt_register_st_split(db, cache);
+  if (rc == SQLITE_OK)
+    rc = wt_register_convert(db, cache);
   wt_cache_unref(cache);
   return rc;
 }

@@ -20,6 +20,9 @@ FROM tensors('build/first-layer.safetensors') AS a
 JOIN tensors('build/demo/sharded') AS b USING (name)
 ORDER BY a.offset;
 
+-- 2b. the __metadata__ both shards have ({"format": "pt"}), kept
+SELECT key, value FROM safetensors_metadata('build/first-layer.safetensors');
+
 -- 3. a GGUF's tensors as safetensors: the types safetensors has keep theirs
 SELECT safetensors_write('build/tiny-qwen2.safetensors', name, path) AS bytes
 FROM tensors('build/demo/tiny-qwen2.gguf');

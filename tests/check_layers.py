@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """check_layers.py [OBJDIR] | --self-test: the layers of ext/ as ext/README.md
-draws them.
+draws them, and the promises of the tree that a machine can keep.
 
-Five checks, each able to fail:
+Seven checks, each able to fail:
 1. Includes: every `#include "folder/..."` of a file in ext/FOLDER is of a
    folder that FOLDER may use (the table below, the same as ext/README.md's
    "may call" column), and nothing outside ext/sql and ext/weights.c
@@ -12,8 +12,9 @@ Five checks, each able to fail:
    files call each other, directly or round a longer circle, inside a
    folder as between folders, and no call goes from a lower layer to a
    higher one.
-3. The map: ext/README.md's table has a row for every folder of ext/ (and
-   no other), each row names every file of its folder (as `stem`,
+3. The map: ext/README.md's diagram draws every folder of ext/ (as
+   "folder/") and weights.c; its table has a row for every folder of ext/
+   (and no other), each row names every file of its folder (as `stem`,
    `stem.c` or `stem.h`), and every `file.c` or `file.h` a row names
    without a folder is in that folder (ext/weights.c, the entry point, in
    the sql/ row).
@@ -21,12 +22,22 @@ Five checks, each able to fail:
    data tables of LONG_TABLES aside).
 5. The SQL layer's share: ext/sql/ and ext/weights.c hold at most
    MAX_SQL_SHARE of the lines of ext/ (ext/README.md says why).
+6. Comments: no line of a .c or .h file of ext/ or tests/ is a "**" line
+   that lost its "**" (a line starting with a bare "*" and text, as
+   clang-format's reflow broke them), and .clang-format says
+   ReflowComments: false (and, where clang-format is installed, a long
+   "**" block goes through it unchanged).
+7. Labels: each label of formats/gguf_parser.c's checklist (H1-H4, K1-K8,
+   ...) appears in a comment of formats/gguf_*.c outside that checklist,
+   at the check it names.
 Prints "layers: N passed, M failed" and exits 1 on any failure.
 
 --self-test copies ext/ into a temporary folder, plants a violation of
 each check in its own copy (an include of SQLite below sql/, two files of
-plan/ that call each other, a file the map does not name, a file of 701
-lines, sql/ files that take its share past the bound), builds what the call
+plan/ that call each other, a file the map does not name, a folder the
+diagram does not draw, a file of 701 lines, sql/ files that take its share
+past the bound, a broken "**" line, a .clang-format that reflows, a label
+taken off its check), builds what the call
 check needs, and expects each check, and only that one, to fail; it prints
 "layers self-test: N passed, M failed".
 """
@@ -106,6 +117,13 @@ def check_map():
             if m:
                 rows[m.group(1)] = m.group(2)
     folders = sorted(d for d in os.listdir(EXT) if os.path.isdir(os.path.join(EXT, d)))
+    with open(os.path.join(EXT, "README.md"), encoding="utf-8") as f:
+        drawing = f.read().split("```")
+    drawing = drawing[1] if len(drawing) > 2 else ""
+    for name in [d + "/" for d in folders] + ["weights.c"]:
+        checked += 1
+        if not re.search(r"(?<![\w/])%s" % re.escape(name), drawing):
+            failures.append("ext/README.md: the diagram does not draw %s" % name)
     for d in sorted(set(folders) ^ set(rows)):
         failures.append("ext/README.md: %s" % ("no row for folder %s/" % d if d in folders else "a row for %s/, which is not a folder" % d))
     for folder in sorted(set(folders) & set(rows)):
@@ -243,6 +261,92 @@ def check_sql_share():
     return share, failures
 
 
+# ---- The tree's comments: SQLite's "**" blocks, kept whole ----
+
+# A line of a "/* ** */" block that clang-format's reflow broke: it starts
+# with a bare "*" followed by text (not "**", not the closing "*/").
+BROKEN_COMMENT = re.compile(r"^\*[^*/]")
+# A "**" line longer than ColumnLimit, to try clang-format on.
+LONG_COMMENT = ("/*\n** " + "a comment of SQLite's style " * 5 + "ends here.\n*/\n"
+                "static int f(void) {\n  /* one\n  ** " + "inside a function " * 6 + "too.\n  */\n"
+                "  return 0;\n}\n")
+
+
+def c_files(top):
+    """The .c and .h files below top, as paths."""
+    out = []
+    for dirpath, _, names in os.walk(top):
+        out += [os.path.join(dirpath, n) for n in names if n.endswith((".c", ".h"))]
+    return sorted(out)
+
+
+def check_comments():
+    """No broken "**" line in ext/ and tests/; .clang-format cannot make one
+    (ReflowComments: false, and, where clang-format is installed, a long
+    "**" block goes through it unchanged)."""
+    root = os.path.dirname(EXT)
+    failures, files = [], c_files(EXT) + c_files(os.path.join(root, "tests"))
+    for path in files:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for lineno, line in enumerate(f, 1):
+                if BROKEN_COMMENT.match(line):
+                    failures.append("%s:%d: a comment line that lost its \"**\" (a reflow broke it): "
+                                    "join it to the line above" % (os.path.relpath(path, root), lineno))
+    style = os.path.join(root, ".clang-format")
+    text = open(style, encoding="utf-8").read() if os.path.exists(style) else ""
+    if not re.search(r"^ReflowComments:\s*false\s*$", text, re.M):
+        failures.append(".clang-format: ReflowComments is not false: `make format` would break "
+                        "the \"**\" comments")
+    elif shutil.which("clang-format"):
+        out = subprocess.run(["clang-format", "--style=file:" + style, "--assume-filename=x.c"],
+                             input=LONG_COMMENT, capture_output=True, text=True)
+        got = [l.strip() for l in out.stdout.splitlines() if l.strip().startswith(("**", "/*"))]
+        want = [l.strip() for l in LONG_COMMENT.splitlines() if l.strip().startswith(("**", "/*"))]
+        if out.returncode != 0 or got != want:
+            failures.append(".clang-format: clang-format changes a long \"**\" comment block")
+    return len(files), failures
+
+
+# ---- The GGUF parser's labels: a grep for one a test names finds its check ----
+
+def gguf_labels():
+    """The labels formats/gguf_parser.c's top comment promises ("H1-H4", "D1", ...),
+    expanded, with the line range of that comment."""
+    path = os.path.join(EXT, "formats", "gguf_parser.c")
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    end = next(i for i, l in enumerate(lines) if l.startswith("*/"))
+    labels = []
+    for line in lines[:end]:
+        m = re.match(r"\*\*\s+([A-Z])(\d)(?:-[A-Z](\d))?\s{2,}", line)
+        if m:
+            last = int(m.group(3) or m.group(2))
+            labels += ["%s%d" % (m.group(1), k) for k in range(int(m.group(2)), last + 1)]
+    return labels, end
+
+
+def check_labels():
+    """Each label of the parser's checklist appears in a comment of formats/gguf_*.c
+    other than the checklist itself, where its check is made."""
+    labels, end = gguf_labels()
+    failures = []
+    if not labels:
+        return 0, ["formats/gguf_parser.c: its top comment lists no labels (H1-H4, ...)"]
+    text = []
+    for name in sorted(os.listdir(os.path.join(EXT, "formats"))):
+        if re.fullmatch(r"gguf_\w+\.[ch]", name):
+            with open(os.path.join(EXT, "formats", name), encoding="utf-8") as f:
+                lines = f.read().split("\n")
+            if name == "gguf_parser.c":
+                lines = lines[end + 1:]
+            text += [l for l in lines if "/*" in l or l.lstrip().startswith("**")]
+    for label in labels:
+        if not any(re.search(r"\b%s\b" % label, l) for l in text):
+            failures.append("formats/gguf_parser.c promises label %s at its check, and no comment of "
+                            "formats/gguf_*.c names it" % label)
+    return len(labels), failures
+
+
 def run_checks(objdir):
     """Every check: [(name, count, failures)] and the SQL share."""
     n_inc, f_inc = check_includes()
@@ -250,8 +354,11 @@ def run_checks(objdir):
     n_map, f_map = check_map()
     n_len, f_len = check_lengths()
     share, f_share = check_sql_share()
+    n_com, f_com = check_comments()
+    n_lab, f_lab = check_labels()
     return [("includes", n_inc, f_inc), ("calls", n_call, f_call), ("map", n_map, f_map),
-            ("lengths", n_len, f_len), ("sql share", 1, f_share)], share
+            ("lengths", n_len, f_len), ("sql share", 1, f_share), ("comments", n_com, f_com),
+            ("labels", n_lab, f_lab)], share
 
 
 # ---- The self-test: each check fails on a violation planted in a copy ----
@@ -289,6 +396,15 @@ def plant_unmapped(ext, objdir):
         f.write("/* a file the map does not name */\n")
 
 
+def plant_undrawn(ext, objdir):
+    """A folder the diagram does not draw (its table row stays)."""
+    readme = os.path.join(ext, "README.md")
+    with open(readme, encoding="utf-8") as f:
+        head, drawing, tail = f.read().split("```", 2)
+    with open(readme, "w", encoding="utf-8") as f:
+        f.write(head + "```" + drawing.replace("convert/", "convert ") + "```" + tail)
+
+
 def plant_long(ext, objdir):
     """A 701-line file of decode/, named in the map."""
     with open(os.path.join(ext, "decode", "decode_stats.c"), "a", encoding="utf-8") as f:
@@ -311,10 +427,40 @@ def plant_sql_share(ext, objdir):
         k += 1
 
 
+def plant_broken_comment(ext, objdir):
+    """A "**" block of decode/ broken as clang-format's reflow broke them."""
+    path = os.path.join(ext, "decode", "histogram.h")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.replace("\n** ", "\n*", 1))
+
+
+def plant_reflow(ext, objdir):
+    """A .clang-format that reflows comments again."""
+    path = os.path.join(os.path.dirname(ext), ".clang-format")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.replace("ReflowComments: false", "ReflowComments: true"))
+
+
+def plant_unlabelled(ext, objdir):
+    """The K2 check without its label."""
+    path = os.path.join(ext, "formats", "gguf_kv.c")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(re.sub(r"\bK2\b", "(unlabelled)", text))
+
+
 def self_test(objdir):
     global EXT
     plants = [("includes", plant_include), ("calls", plant_circle), ("map", plant_unmapped),
-              ("lengths", plant_long), ("sql share", plant_sql_share)]
+              ("map", plant_undrawn),
+              ("lengths", plant_long), ("sql share", plant_sql_share),
+              ("comments", plant_broken_comment), ("comments", plant_reflow),
+              ("labels", plant_unlabelled)]
     passed = failed = 0
     real = EXT
     clean, _ = run_checks(objdir)
@@ -326,6 +472,7 @@ def self_test(objdir):
         try:
             ext = os.path.join(tmp, "ext")
             shutil.copytree(real, ext)
+            shutil.copy(os.path.join(os.path.dirname(real), ".clang-format"), tmp)
             obj = objdir
             if name == "calls":  # new objects go into a copy
                 obj = os.path.join(tmp, "obj")
@@ -357,10 +504,11 @@ def main():
     for f in failures:
         print("layers: " + f, file=sys.stderr)
     counts = {n: c for n, c, _ in results}
-    print("layers: %d includes, %d calls between files, %d files in ext/README.md's map and %d "
-          "files' lengths checked; sql/ holds %.1f%% of ext/'s lines (at most %.0f%%)" % (
-              counts["includes"], counts["calls"], counts["map"], counts["lengths"], 100 * share,
-              100 * MAX_SQL_SHARE))
+    print("layers: %d includes, %d calls between files, %d files in ext/README.md's map, %d "
+          "files' lengths, %d files' comments and %d labels of the GGUF parser checked; sql/ holds "
+          "%.1f%% of ext/'s lines (at most %.0f%%)" % (
+              counts["includes"], counts["calls"], counts["map"], counts["lengths"],
+              counts["comments"], counts["labels"], 100 * share, 100 * MAX_SQL_SHARE))
     n_failed = sum(1 for _, _, f in results if f)
     print("layers: %d passed, %d failed" % (len(results) - n_failed, n_failed))
     sys.exit(1 if failures else 0)

@@ -4,7 +4,7 @@ and compare their output, so that the documentation cannot drift from the code.
 
 Run from the repository root after `make build/weights.so build/demo/.stamp`:
 
-    /usr/bin/python3 tests/check_readme.py README.md docs/*.md tests/fuzz/README.md
+    /usr/bin/python3 tests/check_readme.py README.md docs/*.md tests/README.md tests/fuzz/README.md
 
 Without arguments it checks those files.  Every command runs from the
 repository root, whichever file holds it.
@@ -53,6 +53,10 @@ fenced blocks, must name a file or folder that exists (relative to the file),
 and an anchor a heading of that Markdown file (as GitHub makes anchors:
 lower case, punctuation dropped, spaces as '-').
 
+tests/README.md, the map of the tests, must name every test: each
+tests/*.test, tests/*_test.c, *_test.py and *_test.sh, and each
+tests/fuzz/fuzz_*.c, by its name without the extension.
+
 Last line: "readme: N passed, M failed, K not checked"; exit status 1 if
 anything failed or nothing was checked.
 """
@@ -66,7 +70,7 @@ import sqlite3
 import subprocess
 import sys
 
-DOCS = sys.argv[1:] or ["README.md"] + sorted(glob.glob("docs/*.md")) + ["tests/fuzz/README.md"]
+DOCS = sys.argv[1:] or ["README.md"] + sorted(glob.glob("docs/*.md")) + ["tests/README.md", "tests/fuzz/README.md"]
 README = DOCS[0]  # the file being checked
 ROOT = os.getcwd()
 INSTALLED = "/usr/local/lib/sqlite-weights/weights"
@@ -361,6 +365,21 @@ def check_file():
     if stated:
         report(m is not None and all(v == m.group(1) for v in stated), README,
                "states the Makefile's VERSION (%s)" % (m.group(1) if m else "?"), "%s says %s" % (README, stated))
+    if README == "tests/README.md":
+        check_test_map(text)
+
+
+# What tests/README.md must name: every test, by its name without the extension.
+TEST_FILES = ["tests/*.test", "tests/*_test.c", "tests/*_test.py", "tests/*_test.sh", "tests/fuzz/fuzz_*.c"]
+
+
+def check_test_map(text):
+    """Every test file is named in tests/README.md (one check per file)."""
+    for pattern in TEST_FILES:
+        for path in sorted(glob.glob(pattern)):
+            stem = os.path.basename(path).rsplit(".", 1)[0]
+            named = re.search(r"(?<!\w)%s(?!\w)" % re.escape(stem), text) is not None
+            report(named, README, "names %s" % path, "add it to the row of the feature it tests")
 
 
 def main():

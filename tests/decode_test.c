@@ -1,5 +1,5 @@
 /*
-** decode_test.c: unit tests of the pure-C decoding module (ext/decode*.c).
+** decode_test.c: unit tests of the pure-C decoding module (ext/decode/).
 **
 **   decode_test            run every test; one line per test, then
 **                          "decode: N passed, M failed"; exit 1 on failure

@@ -1,6 +1,6 @@
 /*
 ** ext_conn.h: what the C tests that drive the module through SQLite share
-** (mmap_test.c, header_map_test.c, rewrite_race_test.c): exit with a
+** (mmap_test.c, header_map_test.c, read_while_written_test.c): exit with a
 ** message, a connection with the extension loaded, the first value of a
 ** query as text.  Define TEST_NAME (the program's name, for messages) and
 ** set ext_path before using them (a test may leave some unused).

@@ -33,6 +33,10 @@
 **       "\xc4\xa0hello" (not "\xe2\x96\x81hello"); eos 0, no bos key.
 **   tiny-llama-truncated.gguf  tiny-llama.gguf cut 100 bytes into its
 **       data section, as an interrupted download leaves it (does not parse).
+**   tokenizer.model, tokenizer_config.json  the checkpoint's tokenizer: a
+**       SentencePiece model (protobuf, byte fallback) of tiny-llama.gguf's
+**       260 tokens, and bos/eos, add_bos_token and a chat template, so that
+**       gguf_convert() converts the checkpoint (sql/convert_demo.sql).
 **   config.json (also in sharded/)  the checkpoint's transformers config:
 **       LlamaForCausalLM with the dimensions above (hidden 64, 2 layers,
 **       4 heads, 2 KV heads, context 2048), as a Llama checkpoint has it.
@@ -475,6 +479,72 @@ static void write_gguf(const char *dir, const char *file, const gguf_kind *g, lo
   free(b.p);
 }
 
+/* A protobuf varint, and a field: its key (number, wire type), then a
+** varint (wire 0), 4 bytes (wire 5) or a length and bytes (wire 2). */
+static void pb_varint(buf *b, uint64_t v) {
+  do {
+    unsigned char c = (unsigned char)(v & 0x7f);
+    v >>= 7;
+    if (v)
+      c |= 0x80;
+    put(b, &c, 1);
+  } while (v);
+}
+static void pb_field(buf *b, int num, int wire, uint64_t v, const void *p) {
+  pb_varint(b, (uint64_t)num << 3 | (uint64_t)wire);
+  if (wire == 2)
+    pb_varint(b, v);
+  if (wire == 0)
+    pb_varint(b, v);
+  else
+    put(b, p, wire == 5 ? 4 : (size_t)v);
+}
+
+/* tokenizer.model: sentencepiece's ModelProto (sentencepiece_model.proto)
+** of tiny-llama.gguf's tokens: pieces (text, score, type: 2 unknown, 3
+** control, 6 byte, 1 normal), a BPE trainer_spec with byte_fallback and
+** unk/bos/eos ids 0/1/2, an identity normalizer_spec.  And
+** tokenizer_config.json. */
+static void write_tokenizer(const char *dir) {
+  static const gguf_kind spm = {"llama", "", "llama", 0, 0, 0, 0};
+  static const char config[] =
+      "{\n  \"tokenizer_class\": \"LlamaTokenizer\",\n  \"bos_token\": \"<s>\",\n"
+      "  \"eos_token\": \"</s>\",\n  \"unk_token\": \"<unk>\",\n  \"add_bos_token\": true,\n"
+      "  \"add_eos_token\": false,\n"
+      "  \"chat_template\": \"{% for m in messages %}{{ m['content'] }}</s>{% endfor %}\"\n}\n";
+  buf b = {0}, piece = {0}, spec = {0}, cfg = {0};
+  char tok[32];
+  int i;
+  for (i = 0; i < VOCAB; i++) {
+    float score = i < 259 ? 0.0f : -1.0f;
+    uint32_t bits;
+    memcpy(&bits, &score, 4);
+    token_text(&spm, i, tok, sizeof(tok));
+    piece.n = 0;
+    pb_field(&piece, 1, 2, strlen(tok), tok);
+    pb_field(&piece, 2, 5, 0, (unsigned char[]){bits, bits >> 8, bits >> 16, bits >> 24});
+    pb_field(&piece, 3, 0, i == 0 ? 2 : i < 3 ? 3 : i < 259 ? 6 : 1, NULL);
+    pb_field(&b, 1, 2, piece.n, piece.p);
+  }
+  pb_field(&spec, 3, 0, 2, NULL);     /* model_type BPE */
+  pb_field(&spec, 4, 0, VOCAB, NULL); /* vocab_size */
+  pb_field(&spec, 35, 0, 1, NULL);    /* byte_fallback */
+  pb_field(&spec, 40, 0, 0, NULL);    /* unk_id, bos_id, eos_id */
+  pb_field(&spec, 41, 0, 1, NULL);
+  pb_field(&spec, 42, 0, 2, NULL);
+  pb_field(&b, 2, 2, spec.n, spec.p);
+  spec.n = 0;
+  pb_field(&spec, 1, 2, 8, "identity");
+  pb_field(&b, 3, 2, spec.n, spec.p);
+  write_file(dir, "tokenizer.model", &b);
+  put(&cfg, config, sizeof(config) - 1);
+  write_file(dir, "tokenizer_config.json", &cfg);
+  free(b.p);
+  free(piece.p);
+  free(spec.p);
+  free(cfg.p);
+}
+
 /* config.json of the checkpoints: what transformers writes for a
 ** LlamaForCausalLM of this shape. */
 static void write_config(const char *dir, const char *sub) {
@@ -537,5 +607,6 @@ int main(int argc, char **argv) {
   write_gguf(dir, "tiny-llama-truncated.gguf", &llama, 100);
   write_config(dir, ".");
   write_config(dir, "sharded");
+  write_tokenizer(dir);
   return 0;
 }

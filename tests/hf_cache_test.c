@@ -1,6 +1,6 @@
 /*
 ** hf_cache_test.c: unit tests of the Hugging Face cache module
-** (ext/io/hf_locate.c, hf_scan.c) and of wt_sha256_file (ext/io/file_sha256.c).
+** (ext/paths/hf_locate.c, hf_scan.c) and of wt_sha256_file (ext/bytes/file_sha256.c).
 **
 **   hf_cache_test DIR     DIR is what tests/gen_hf_cache.py wrote
 **                         (build/testdata/hf); one line per test, then

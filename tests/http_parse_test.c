@@ -1,5 +1,5 @@
 /*
-** http_parse_test.c: unit tests of ext/io/http_parse.c (the checks of a
+** http_parse_test.c: unit tests of ext/remote/http_parse.c (the checks of a
 ** range response), against Content-Range values and verdicts worked out by
 ** hand from RFC 9110 §14.4 and the rules in http.h.  Prints
 ** "http_parse_test: N passed, M failed"; exit status 1 on a failure.

@@ -71,15 +71,32 @@ run() {
   return $rc
 }
 
-# mutant NAME FROM TO: the suite must fail on this fault
+# unit NAME: for a fault in ext/convert/ that the suite passes, the
+# converter's unit tests (tests/convert_test*.c, linked without SQLite) on
+# the copy, which check the scalar arithmetic that the AVX2 kernels leave
+# only NaNs, infinities and tails to on this machine: 0 when they fail
+unit() {
+  src=$(grep -rlF --include='*.c' -e "$2" ext)
+  case $src in ext/convert/*) ;; *) return 1 ;; esac
+  mkdir -p "$OUT/$1/tests"
+  cp -p tests/convert_test.c tests/convert_test_numbers.c tests/convert_test.h "$OUT/$1/tests/"
+  $MAKE --no-print-directory -s -C "$OUT/$1" build/convert_test SAN_FLAGS='-O1' \
+    > "$OUT/$1/unit.log" 2>&1 || { cat "$OUT/$1/unit.log" >&2; fail "$1: convert_test does not build"; }
+  ! (cd "$OUT/$1" && ./build/convert_test >> unit.log 2>&1)
+}
+
+# mutant NAME FROM TO: the suite (or, in ext/convert/, the unit tests) must
+# fail on this fault
 caught=0
 mutant() {
   module=$(build "$1" "$2" "$3")
   if run "$1" "$module"; then
-    fail "$1: not caught: every test passed with '$2' changed to '$3'"
+    unit "$1" "$2" || fail "$1: not caught: every test passed with '$2' changed to '$3'"
+    echo "mutation smoke: $1 caught by convert_test ($(grep -c '^FAIL' "$OUT/$1/unit.log") checks)"
+  else
+    echo "mutation smoke: $1 caught by $(grep -E ': [1-9][0-9]* errors out of' "$OUT/$1/slt.log" |
+      sed 's/: .*//; s|.*/||' | tr '\n' ' ')"
   fi
-  echo "mutation smoke: $1 caught by $(grep -E ': [1-9][0-9]* errors out of' "$OUT/$1/slt.log" |
-    sed 's/: .*//; s|.*/||' | tr '\n' ' ')"
   caught=$((caught + 1))
 }
 
@@ -143,6 +160,30 @@ mutant views_ignored 'st[t->view_src].n_views++;' '(void)0;'
 # a quantized cache's Hadamard rotations left out of llama's graph
 mutant no_rotation 'return ti != NULL && ti->block_size > 1 && head > 0 && head % LG_ROT_MIN == 0;' \
   'return 0 * (ti != NULL && ti->block_size > 1 && head > 0 && head % LG_ROT_MIN == 0);'
+
+# the converter (tests/convert*.test, tests/convert_test*.c): llama's q/k
+# rows left in the checkpoint's order; gemma's norms not shifted by 1, or
+# shifted in float32 where the converter rounds an F16 checkpoint's to F16;
+# gemma's lm_head written; Q8_0's halves rounded to even (the portable code)
+# or down (the AVX2 kernel); F16 rounding by truncation; a BF16 NaN not made
+# quiet, or a BF16 tensor's signaling NaN passed through as it is (the AVX2
+# kernel, the portable code); a shard's tensors in file order, not name order
+mutant cv_no_permute 'o->heads = wt_qk_heads(' 'o->heads = 0 * wt_qk_heads('
+mutant cv_no_shift 'o->plus_one = (a->rules & CV_RULE_NORM_PLUS_ONE)' \
+  'o->plus_one = 0 && (a->rules & CV_RULE_NORM_PLUS_ONE)'
+mutant cv_shift_f32 'cv_plus_one(f, n, o->src_type == CV_SRC_F16);' 'cv_plus_one(f, n, 0);'
+mutant cv_lm_head '{"GemmaForCausalLM", "gemma", CV_CONV_C392E50, CV_RULE_NORM_PLUS_ONE | CV_RULE_SKIP_LM_HEAD,' \
+  '{"GemmaForCausalLM", "gemma", CV_CONV_C392E50, CV_RULE_NORM_PLUS_ONE,'
+mutant cv_q8_0_even 'q = t + ((a - (float)t) >= 0.5f);' \
+  'q = t + ((a - (float)t) > 0.5f || ((a - (float)t) == 0.5f && (t & 1)));'
+mutant cv_f16_truncate 'if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))' 'if (rest > 0x10000u)'
+mutant cv_bf16_nan 'return (uint16_t)((u >> 16) | 0x40u);' 'return (uint16_t)(u >> 16);'
+mutant cv_q8_0_avx2_down 'half, _CMP_GE_OQ));' 'half, _CMP_GT_OQ));'
+mutant cv_snan_kept '_mm256_storeu_si256((__m256i *)(dst + 2 * i), _mm256_or_si256(h, _mm256_and_si256(sig, quiet)));' \
+  '_mm256_storeu_si256((__m256i *)(dst + 2 * i), _mm256_or_si256(h, _mm256_and_si256(sig, _mm256_and_si256(quiet, zero))));'
+mutant cv_snan_kept_portable 'h |= 0x40u;' 'h |= 0x00u;'
+mutant cv_unsorted 'qsort(c->in + first, c->n_in - first, sizeof(*c->in), cmp_in);' \
+  'qsort(c->in + first, 0, sizeof(*c->in), cmp_in);'
 
 # The GPU planner: the layers offloaded one fewer (the layer assignment);
 # each layer's KV cells on the next layer's device (the KV split); the

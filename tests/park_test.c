@@ -1,5 +1,5 @@
 /*
-** park_test.c: a parked source (io/source.h wt_source_park(): its header
+** park_test.c: a parked source (bytes/source.h wt_source_park(): its header
 ** and description kept, its descriptor closed) reads its tensor's bytes
 ** only from the file it parsed.
 **

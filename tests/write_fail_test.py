@@ -18,9 +18,12 @@ file):
      192 MiB GGUF (the copy polls it every 64 MiB): SQLITE_INTERRUPT;
   4. the source file appended to while it is copied: "changed";
   5. safetensors_write() interrupted between rows (two million rows), and
-     an error in a later row of it (a path that is not there).
-Then the readers: a GGUF and a safetensors reader written below from the
-formats' specifications read the rewritten demo files: every key with its
+     an error in a later row of it (a path that is not there);
+  6. an output that is a symbolic link (or a link to one) is written
+     through, as cp(1) writes: the file it leads to is replaced and the link
+     stays; a link to the input is the input; a link to nothing is refused.
+Then the readers: a GGUF and a safetensors reader written from the
+formats' specifications (tests/model_files.py) read the rewritten demo files: every key with its
 value as edited, every tensor's bytes equal to the input's.
 Prints "write_fail: N passed, M failed, K skipped"; exits 1 on a failure.
 """
@@ -37,6 +40,7 @@ import time
 
 import checks
 from checks import ok as check
+from model_files import read_gguf, read_safetensors
 
 MODULE = os.path.abspath(sys.argv[1])
 DEMO = os.path.abspath("build/demo")
@@ -228,99 +232,90 @@ def test_aggregate(work):
     db.close()
 
 
-# ---- readers of our own (the formats' specifications, not our parsers) ----
-def read_gguf(path):
-    """(keys: {key: (type, value)}, tensors: {name: (type, dims, bytes)})."""
-    b = open(path, "rb").read()
-    pos = 0
-
-    def take(fmt):
-        nonlocal pos
-        v = struct.unpack_from("<" + fmt, b, pos)
-        pos += struct.calcsize("<" + fmt)
-        return v[0] if len(v) == 1 else v
-
-    def string():
-        nonlocal pos
-        n = take("Q")
-        s = b[pos:pos + n]
-        pos += n
-        return s.decode("utf-8", "replace")
-
-    scalar = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q", 12: "d"}
-
-    def value(t):
-        if t == 8:
-            return string()
-        if t == 9:
-            et, n = take("I"), take("Q")
-            return [value(et) for _ in range(n)]
-        return take(scalar[t])
-
-    assert b[:4] == b"GGUF" and take("4s") and take("I") == 3
-    n_t, n_kv = take("Q"), take("Q")
-    keys = {}
-    for _ in range(n_kv):
-        k = string()
-        t = take("I")
-        keys[k] = (t, value(t))
-    infos = []
-    for _ in range(n_t):
-        name = string()
-        nd = take("I")
-        dims = [take("Q") for _ in range(nd)]
-        infos.append((name, dims, take("I"), take("Q")))
-    align = keys.get("general.alignment", (4, 32))[1]
-    start = pos + (-pos % align)
-    sizes = {0: (1, 4), 1: (1, 2), 8: (32, 34), 30: (1, 2)}  # F32, F16, Q8_0, BF16
-    tensors = {}
-    for name, dims, t, off in infos:
-        n = 1
-        for d in dims:
-            n *= d
-        blk, size = sizes[t]
-        tensors[name] = (t, dims, b[start + off:start + off + n // blk * size])
-    return keys, tensors
-
-
 # The safetensors crate's Dtype enum, in its order (safetensors/src/tensor.rs).
 DTYPES = ["BOOL", "F4", "F6_E2M3", "F6_E3M2", "U8", "I8", "F8_E5M2", "F8_E4M3", "F8_E8M0",
           "F8_E4M3FNUZ", "F8_E5M2FNUZ", "I16", "U16", "F16", "BF16", "I32", "U32", "F32", "C64",
           "F64", "I64", "U64"]
 
 
-def read_safetensors(path):
-    b = open(path, "rb").read()
-    n = struct.unpack_from("<Q", b)[0]
-    head = json.loads(b[8:8 + n])
-    meta = head.pop("__metadata__", {})
-    return meta, {k: (v["dtype"], v["shape"], b[8 + n + v["data_offsets"][0]:8 + n + v["data_offsets"][1]])
-                  for k, v in head.items()}, n
+def error_of(db, sql, args):
+    """The error sql raises on db, or None."""
+    try:
+        db.execute(sql, args).fetchall()
+        return None
+    except sqlite3.Error as e:
+        return e
+
+
+# ---- 6. an output that is a symbolic link: written through, as cp does ----
+def test_symlink(work):
+    folder = os.path.join(work, "links")
+    real = os.path.join(folder, "real")
+    os.makedirs(real)
+    src = DEMO + "/tiny-llama.gguf"
+    target = os.path.join(real, "target.gguf")
+    with open(target, "wb") as f:
+        f.write(b"old")
+    link = os.path.join(folder, "out.gguf")
+    os.symlink("real/target.gguf", link)
+    chain = os.path.join(folder, "chain.gguf")  # a link to the link
+    os.symlink("out.gguf", chain)
+    db = connect()
+    db.execute("SELECT gguf_rewrite(?, ?, NULL)", (link, src)).fetchall()
+    check(os.path.islink(link) and os.readlink(link) == "real/target.gguf",
+          "symlink: the link stays, pointing where it did")
+    check(open(target, "rb").read() == open(src, "rb").read(), "symlink: its target holds the new file")
+    check(sorted(os.listdir(folder)) == ["chain.gguf", "out.gguf", "real"] and os.listdir(real) == ["target.gguf"],
+          "symlink: nothing else in either folder", repr((os.listdir(folder), os.listdir(real))))
+    db.execute("SELECT safetensors_write(?, name, path) FROM tensors(?)",
+               (chain, DEMO + "/tiny-llama.safetensors")).fetchall()
+    check(os.path.islink(chain) and os.path.islink(link) and
+          read_safetensors(target)[1] == read_safetensors(DEMO + "/tiny-llama.safetensors")[1],
+          "symlink: through a link to a link, the file at the end is written")
+    # a link to the input is the input: refused unless overwrite
+    inp = os.path.join(real, "in.gguf")
+    shutil.copy(src, inp)
+    to_in = os.path.join(folder, "to-in.gguf")
+    os.symlink("real/in.gguf", to_in)
+    e = error_of(db, "SELECT gguf_rewrite(?, ?, json_object('general.name', 'x'))", (to_in, inp))
+    check(e is not None and "is an input file: refusing to replace it" in str(e), "symlink to the input: refused", repr(e))
+    db.execute("SELECT gguf_rewrite(?, ?, json_object('general.name', 'x'), '{\"overwrite\": 1}')",
+               (to_in, inp)).fetchall()
+    check(os.path.islink(to_in) and read_gguf(inp)[1]["general.name"] == (8, "x"),
+          "symlink to the input, overwrite: the input rewritten, the link kept")
+    # a link to nothing: refused, the link left as it was
+    dangling = os.path.join(folder, "dangling.gguf")
+    os.symlink("real/nothing.gguf", dangling)
+    e = error_of(db, "SELECT gguf_rewrite(?, ?, NULL)", (dangling, src))
+    check(e is not None and "a symbolic link to nothing" in str(e) and os.path.islink(dangling) and
+          not os.path.exists(os.path.join(real, "nothing.gguf")), "dangling symlink: refused, nothing written",
+          repr(e))
+    db.close()
 
 
 def test_readers(work):
     db = connect()
     out = os.path.join(work, "read.gguf")
-    db.execute("SELECT gguf_rewrite(?, ?, json_object('general.name', 'Renamed', "
+    db.execute("SELECT gguf_rewrite(?, ?, json_object('general.name', 'Renamed' || char(0) || '!', "
                "'tokenizer.chat_template', '{% for m in messages %}{{ m }}{% endfor %}', "
                "'x.ids', json_object('type', 'INT32', 'value', json('[-1, 2]')), "
                "'tokenizer.ggml.bos_token_id', NULL))", (out, DEMO + "/tiny-llama.gguf")).fetchall()
-    k0, t0 = read_gguf(DEMO + "/tiny-llama.gguf")
-    k1, t1 = read_gguf(out)
+    _, k0, t0 = read_gguf(DEMO + "/tiny-llama.gguf")
+    _, k1, t1 = read_gguf(out)
     want = dict(k0)
     del want["tokenizer.ggml.bos_token_id"]
-    want["general.name"] = (8, "Renamed")
+    want["general.name"] = (8, "Renamed\x00!")  # the NUL kept
     want["tokenizer.chat_template"] = (8, "{% for m in messages %}{{ m }}{% endfor %}")
-    want["x.ids"] = (9, [-1, 2])
+    want["x.ids"] = (9, (5, [-1, 2]))
     check(k1 == want, "GGUF reader: every key as edited", repr([k for k in set(k1) | set(want) if k1.get(k) != want.get(k)]))
     check(list(k1) == list(want), "GGUF reader: the keys' order")
     check(t1 == t0 and len(t1) == 21, "GGUF reader: 21 tensors, each the input's bytes")
     out = os.path.join(work, "read.safetensors")
-    db.execute("SELECT safetensors_rewrite(?, ?, json_object('format', 'pt', 'note', 'é \"q\" \\ ' || char(1)))",
+    db.execute("SELECT safetensors_rewrite(?, ?, json_object('format', 'pt', 'note', 'é \"q\" \\ ' || char(1) || char(0)))",
                (out, DEMO + "/tiny-llama.safetensors")).fetchall()
     m0, s0, _ = read_safetensors(DEMO + "/tiny-llama.safetensors")
     m1, s1, n1 = read_safetensors(out)
-    check(m1 == {"format": "pt", "note": 'é "q" \\ \x01'}, "safetensors reader: the metadata", repr(m1))
+    check(m1 == {"format": "pt", "note": 'é "q" \\ \x01\x00'}, "safetensors reader: the metadata", repr(m1))
     check(s1 == s0 and len(s1) == 21, "safetensors reader: 21 tensors, each the input's bytes")
     check(n1 % 8 == 0, "safetensors reader: the header padded to 8", str(n1))
     # the sharded fine-tune merged by safetensors_write: every tensor of every
@@ -333,7 +328,8 @@ def test_readers(work):
         if shard.endswith(".safetensors"):
             want.update(read_safetensors(os.path.join(DEMO, "sharded", shard))[1])
     meta, got, n = read_safetensors(out)
-    check(got == want and len(got) == 21 and meta == {}, "safetensors reader: the merge holds every shard's tensors")
+    check(got == want and len(got) == 21, "safetensors reader: the merge holds every shard's tensors")
+    check(meta == {"format": "pt"}, "safetensors reader: the merge keeps the shards' __metadata__", repr(meta))
     order = sorted(got, key=lambda k: json.loads(open(out, "rb").read()[8:8 + n])[k]["data_offsets"][0])
     crate = sorted(got, key=lambda k: (-DTYPES.index(got[k][0]), k.encode()))
     check(order == crate, "safetensors reader: the crate's order (dtype, wider first, then name)")
@@ -362,8 +358,9 @@ def test_readers(work):
     check(sorted(os.listdir(folder)) == sorted(names + ["model.safetensors.index.json"]),
           "split: the shards' names", repr(os.listdir(folder)))
     for i, sh in enumerate(shards):
-        _, got, _ = read_safetensors(os.path.join(folder, names[i]))
+        meta, got, _ = read_safetensors(os.path.join(folder, names[i]))
         check(got == {k: s0[k] for k in sh}, "split: shard %d holds its tensors, the original's bytes" % (i + 1))
+        check(meta == m0, "split: shard %d keeps the original's __metadata__" % (i + 1), repr(meta))
     db.close()
 
 
@@ -375,6 +372,7 @@ def main():
         test_interrupt(work)
         test_source_changed(work)
         test_aggregate(work)
+        test_symlink(work)
         test_readers(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -10,7 +10,8 @@
 ** here, one made by an encoder in pieces (as a converter's would be).  The
 ** file must hold, byte for byte, the header the job was given, then each
 ** tensor's bytes at its place, zeros between: the expected bytes are laid
-** out by hand here, not by the job.  Then jobs that must fail, each
+** out by hand here, not by the job; again with the file's tensor in the
+** other byte order (each 4 bytes reversed).  Then jobs that must fail, each
 ** leaving the target with its old bytes and no temporary file in DIR: an
 ** encoder that gives too few bytes, one that gives too many, a header that
 ** says another type or another key value than the job (the read-back
@@ -28,19 +29,7 @@
 #include "write/gguf_writer.h"
 #include "write/write_job.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (cond) {                                                                                    \
-      passed++;                                                                                    \
-    } else {                                                                                       \
-      failed++;                                                                                    \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
-      printf(__VA_ARGS__);                                                                         \
-      printf("\n");                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 #define N_T      3
 #define ALIGN    32 /* GGUF's default alignment */
@@ -55,6 +44,9 @@ static const float mem_vals[5] = {1.5f, -2.0f, 3.25f, 0.0f, 1e-3f};
 static const float file_vals[3] = {7.0f, 8.0f, 9.0f};
 static float enc_vals[7];
 static const uint64_t dims[N_T][1] = {{5}, {3}, {7}};
+
+/* The swap of the tensor from the file: 0, or 4 (each F32 reversed). */
+static unsigned swap_file;
 
 /* How the encoder misbehaves: 0 not, 1 one byte short, 2 one byte more. */
 static int enc_fault;
@@ -151,7 +143,8 @@ static int run(const wt_buf *hdr, const uint64_t start[N_T], uint64_t data, cons
                          .data_start = start[1],
                          .from = WT_FROM_FILE,
                          .file = src,
-                         .file_off = 16};
+                         .file_off = 16,
+                         .swap = swap_file};
   t[2] = (wt_job_tensor){.name = {"encoded", 7},
                          .ndim = 1,
                          .dims = dims[2],
@@ -172,8 +165,7 @@ static int run(const wt_buf *hdr, const uint64_t start[N_T], uint64_t data, cons
   j.verify = 1;
   j.sources = sources;
   j.n_sources = 1;
-  memset(out, 0, sizeof(*out));
-  out->fd = out->dirfd = -1;
+  memset(out, 0, sizeof(*out)); /* closed */
   return wt_job_write(&j, out, err);
 }
 
@@ -238,6 +230,19 @@ int main(int argc, char **argv) {
   CHECK(n == (long)(hdr.n + 96) && memcmp(got, want, (size_t)n) == 0,
         "the file's bytes are not the header and the tensors at their places");
   CHECK(strays() == 0, "a temporary file is left after the commit");
+
+  /* 1b. the file's tensor in the other byte order: each 4 bytes reversed,
+  ** by hand here; the read-back compares them swapped back */
+  swap_file = 4;
+  rc = run(&hdr, start, data, &src, &out, &err);
+  CHECK(rc == 0, "the swapped job failed: %s", err.msg);
+  CHECK(rc != 0 || wt_out_commit(&out, &err) == 0, "commit: %s", err.msg);
+  n = slurp(target, got);
+  for (i = 0; i < (int)sizeof(file_vals); i++)
+    want[hdr.n + start[1] + (size_t)i] = ((const unsigned char *)file_vals)[i / 4 * 4 + 3 - i % 4];
+  CHECK(n == (long)(hdr.n + 96) && memcmp(got, want, (size_t)n) == 0,
+        "the swapped tensor's bytes are not the source's reversed 4 by 4");
+  swap_file = 0;
 
   /* 2. jobs that fail: the target keeps its old bytes */
   CHECK(memcmp(start, start16, sizeof(start)) == 0 && data == data16,

@@ -27,21 +27,11 @@
 #include "formats/gguf_value.h"
 #include "formats/safetensors_parser.h"
 #include "write/gguf_writer.h"
+#include "formats/ggml_type.h"
+#include "write/byte_swap.h"
 #include "write/safetensors_writer.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (cond) {                                                                                    \
-      passed++;                                                                                    \
-    } else {                                                                                       \
-      failed++;                                                                                    \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
-      printf(__VA_ARGS__);                                                                         \
-      printf("\n");                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 #define S(lit) ((wt_str){(lit), sizeof(lit) - 1})
 
@@ -74,6 +64,55 @@ static void test_gguf_by_hand(void) {
         "gguf by hand: alignment %llu, data %llu, nbytes %llu", (unsigned long long)align,
         (unsigned long long)data, (unsigned long long)t.nbytes);
   free(b.p);
+}
+
+/* The same header big-endian: every number swapped, by hand. */
+static const unsigned char gguf_expected_be[96] = {
+    'G', 'G', 'U', 'F', 0, 0, 0, 3,      /* magic, version 3 */
+    0,   0,   0,   0,   0, 0, 0, 1,      /* 1 tensor */
+    0,   0,   0,   0,   0, 0, 0, 1,      /* 1 KV */
+    0,   0,   0,   0,   0, 0, 0, 1, 'a', /* key "a" */
+    0,   0,   0,   4,   0, 0, 0, 7,      /* UINT32 7 */
+    0,   0,   0,   0,   0, 0, 0, 1, 't', /* name "t" */
+    0,   0,   0,   1,                    /* n_dims 1 */
+    0,   0,   0,   0,   0, 0, 0, 2,      /* ne[0] = 2 */
+    0,   0,   0,   0,                    /* F32 */
+    0,   0,   0,   0,   0, 0, 0, 0,      /* offset 0; zeros to 96 */
+};
+
+static void test_gguf_big_endian_by_hand(void) {
+  static const unsigned char seven[4] = {7, 0, 0, 0}; /* values are given little-endian */
+  gw_kv kv = {S("a"), GGUF_TYPE_UINT32, seven, 4};
+  gw_tensor t = {S("t"), 0, 1, {2}, 0, 0};
+  wt_buf b = {0};
+  wt_error err;
+  uint64_t align = 0, data = 0;
+  int rc = gguf_write_header_order(&kv, 1, &t, 1, 1, &b, &align, &data, &err);
+  CHECK(rc == 0, "gguf big-endian by hand: %s", err.msg);
+  CHECK(b.n == sizeof(gguf_expected_be) && memcmp(b.p, gguf_expected_be, b.n) == 0,
+        "gguf big-endian by hand: %zu bytes, not the 96 expected", b.n);
+  free(b.p);
+}
+
+/* Which ggml types change byte order element by element, and how wide:
+** exactly F32, F16, BF16, F64, I8, I16, I32, I64; and the swap itself. */
+static void test_swap(void) {
+  static const unsigned want[GGML_TYPE_TABLE_SIZE + 2] = {
+      [0] = 4, [1] = 2, [24] = 1, [25] = 2, [26] = 4, [27] = 8, [28] = 8, [30] = 2};
+  unsigned char b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  int t, bad = -1;
+  for (t = -1; t < GGML_TYPE_TABLE_SIZE + 2; t++)
+    if (wt_swap_width(t) != (t >= 0 ? want[t] : 0))
+      bad = t;
+  CHECK(bad < 0, "wt_swap_width(%d) = %u", bad, wt_swap_width(bad));
+  wt_swap_elements(b, 8, 2);
+  CHECK(memcmp(b, "\2\1\4\3\6\5\10\7", 8) == 0, "swap by 2");
+  wt_swap_elements(b, 8, 4);
+  CHECK(memcmp(b, "\3\4\1\2\7\10\5\6", 8) == 0, "swap by 4");
+  wt_swap_elements(b, 8, 8);
+  CHECK(memcmp(b, "\6\5\10\7\2\1\4\3", 8) == 0, "swap by 8");
+  wt_swap_elements(b, 8, 1);
+  CHECK(memcmp(b, "\6\5\10\7\2\1\4\3", 8) == 0, "swap by 1: nothing");
 }
 
 /* Two tensors and general.alignment 64: the second starts at 64. */
@@ -248,8 +287,8 @@ static int same_tensor(const wt_tensor *a, const unsigned char *src, const wt_te
          a->nbytes == z->nbytes && memcmp(src + a->offset, out + z->offset, a->nbytes) == 0;
 }
 
-/* A GGUF file re-encoded whole and parsed back. */
-static void roundtrip_gguf(const char *path, const unsigned char *src, const wt_model *m) {
+/* A GGUF file re-encoded whole in a byte order (be) and parsed back. */
+static void roundtrip_gguf(const char *path, const unsigned char *src, const wt_model *m, int be) {
   gw_kv *kv = calloc(m->n_meta + 1, sizeof(*kv));
   gw_tensor *t = calloc(m->n_tensors + 1, sizeof(*t));
   uint64_t *start = calloc(m->n_tensors + 1, sizeof(*start));
@@ -276,7 +315,7 @@ static void roundtrip_gguf(const char *path, const unsigned char *src, const wt_
   }
   for (i = 0; i < m->n_tensors && m->tensors[i].nbytes_known; i++)
     ;
-  if (gguf_write_header(kv, m->n_meta, t, m->n_tensors, &b, &align, &data, &err) != 0) {
+  if (gguf_write_header_order(kv, m->n_meta, t, m->n_tensors, be, &b, &align, &data, &err) != 0) {
     /* a tensor of a type no table knows has no size to write */
     CHECK(i < m->n_tensors && strstr(err.msg, "has no known size") != NULL, "%s: write: %s", path,
           err.msg);
@@ -290,7 +329,7 @@ static void roundtrip_gguf(const char *path, const unsigned char *src, const wt_
     goto done;
   }
   ok = back.n_meta == m->n_meta && back.n_tensors == m->n_tensors && back.version == 3 &&
-       !back.big_endian && back.alignment == m->alignment;
+       back.big_endian == be && back.alignment == m->alignment;
   for (i = 0; ok && i < m->n_meta; i++) {
     wt_buf again = {0};
     const wt_meta *a = &m->meta[i], *z = &back.meta[i];
@@ -303,7 +342,8 @@ static void roundtrip_gguf(const char *path, const unsigned char *src, const wt_
   for (i = 0; ok && i < m->n_tensors; i++) {
     ok = same_tensor(&m->tensors[i], src, &back.tensors[i], out);
   }
-  CHECK(ok, "%s: the re-encoded file differs at entry %zu", path, i);
+  CHECK(ok, "%s: the re-encoded %s-endian file differs at entry %zu", path, be ? "big" : "little",
+        i);
   wt_model_free(&back);
 done:
   free(out);
@@ -376,6 +416,8 @@ done:
 int main(int argc, char **argv) {
   int i, crate = 0, files = 0;
   test_gguf_by_hand();
+  test_gguf_big_endian_by_hand();
+  test_swap();
   test_gguf_alignment();
   test_numbers();
   test_gguf_errors();
@@ -394,7 +436,8 @@ int main(int argc, char **argv) {
     if (src == NULL)
       continue;
     if (gguf_sniff(src, n) && gguf_parse(src, n, &m, &err) == 0) {
-      roundtrip_gguf(argv[i], src, &m);
+      roundtrip_gguf(argv[i], src, &m, 0);
+      roundtrip_gguf(argv[i], src, &m, 1);
       files++;
     } else if (!gguf_sniff(src, n) && safetensors_parse(src, n, &m, &err) == 0) {
       roundtrip_safetensors(argv[i], src, &m, crate);

@@ -3,9 +3,9 @@
 ** Layer: base (no SQLite; every other layer may use it).
 **
 ** Both parsers (safetensors_parser.c, gguf_parser.c) turn the bytes of a
-** file's header (in memory the bytes layer owns) into a wt_model: a list of tensors and a list of
-*metadata
-** entries, with every number already validated.  The SQLite layer
+** file's header (in memory the bytes layer owns) into a wt_model: a list
+** of tensors and a list of metadata entries, with every number already
+** validated.  The SQLite layer
 ** (vtab.c, tables.c, functions.c) reads only this structure, so adding a
 ** format means adding a parser, not another copy of the virtual tables.
 **
@@ -68,7 +68,10 @@ typedef struct wt_meta {
   uint64_t value_len; /* GGUF: bytes the value occupies from value_pos */
 } wt_meta;
 
-/* Format-specific facts for *_info(). */
+/* A parsed file: its format and layout (what gguf_info() and
+** safetensors_info() show), its tensors and metadata entries in file
+** order, and the arena that owns them.  The fields marked GGUF are 0 for
+** safetensors. */
 typedef struct wt_model {
   int format; /* WT_FORMAT_* */
   uint64_t file_size;
@@ -98,6 +101,10 @@ void wt_arena_free(struct wt_arena *a);
 
 /* Bytes the arena holds (its blocks). */
 size_t wt_arena_size(const struct wt_arena *a);
+
+/* A 64-bit number as printf's %llu takes it (messages print sizes and
+** offsets so). */
+#define U(x) ((unsigned long long)(x))
 
 /* Checked arithmetic: return 0 and set *r when the result fits. */
 static inline int wt_add(uint64_t a, uint64_t b, uint64_t *r) {

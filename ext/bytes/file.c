@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define U(x) ((unsigned long long)(x))
-
 /* The remote kind of source (remote/http.c registers it), or NULL. */
 static const wt_file_kind *wt_remote_kind;
 

@@ -13,8 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define U(x) ((unsigned long long)(x))
-
 /* Describe a file type that is not a regular file. */
 static const char *wt_kind_of(mode_t mode) {
   if (S_ISDIR(mode))

@@ -48,8 +48,6 @@
 ** a GGUF file may declare arrays of up to 2^30 elements of 8 bytes. */
 #define WT_HEADER_MAX ((uint64_t)1 << 30)
 
-#define U(x) ((unsigned long long)(x))
-
 static int wt_source_unpark(wt_source *s, wt_error *err);
 
 /* The name tables read an item's name as the wt_str it starts with. */

@@ -19,11 +19,11 @@
 ** is unmapped before the open returns; the file is checked unchanged
 ** after the parse (a file shrunk under it is an error, never a signal).
 ** s->header is then NULL until wt_source_load_header() reads it (with
-** pread, checked the same way), as the cache does for every other reader.  Tensor bytes are read
-*with
-** wt_tensor_read() and wt_tensor_scan(): through the file's mapping under
-** the SIGBUS guard (mapping.h) when s->use_map is set and the guard is
-** ready, else with pread.  Tensors and metadata entries are found by name
+** pread, checked the same way), as the cache does for every other
+** reader.  Tensor bytes are read with wt_tensor_read() and
+** wt_tensor_scan(): through the file's mapping under the SIGBUS guard
+** (mapping.h) when s->use_map is set and the guard is ready, else with
+** pread.  Tensors and metadata entries are found by name
 ** through hash tables built once per parse.
 */
 #ifndef WT_SOURCE_H

@@ -36,10 +36,10 @@
 **
 ** Byte order: safetensors is little-endian.  In a big-endian GGUF file
 ** every multi-byte field of a block is byte-swapped (as ggml-org/llama.cpp's
-** gguf-py/gguf/scripts/gguf_convert_endian.py swaps them: fp16 scales, Q5_0/Q5_1's 32-bit qh,
-*Q8_K's float32 scale, IQ4_XS's
-** scales_h, the 16- and 32-bit words of the IQ codebook types
-** (decode_iq.c); byte arrays are not); codecs carry the offsets and widths of
+** gguf-py/gguf/scripts/gguf_convert_endian.py swaps them: fp16 scales,
+** Q5_0/Q5_1's 32-bit qh, Q8_K's float32 scale, IQ4_XS's scales_h, the 16-
+** and 32-bit words of the IQ codebook types (decode_iq.c); byte arrays are
+** not); codecs carry the offsets and widths of
 ** those fields and swap a copy of the blocks before decoding, so the
 ** decoders only ever see host order.  Every decodable type decodes from a
 ** big-endian file.

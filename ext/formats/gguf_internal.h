@@ -37,8 +37,6 @@
 #define GG_TYPICAL_KV     48
 #define GG_TYPICAL_TENSOR 64
 
-#define U(x) ((unsigned long long)(x))
-
 /* What is being read, for messages. */
 enum { GG_HEADER, GG_KV, GG_TENSOR };
 

@@ -83,23 +83,23 @@ bad_length:
 static int gg_array(gg_parser *g, wt_meta *kv) {
   uint64_t at = g->pos, count, left;
   uint32_t et, size;
-  if (gg_u32(g, "array element type", &et) != 0)
+  if (gg_u32(g, "array element type", &et) != 0) /* K4: an array's element type */
     return -1;
-  if (et == GGUF_TYPE_ARRAY)
+  if (et == GGUF_TYPE_ARRAY) /* K5: no arrays of arrays, a known element type */
     return gg_fail(g, at, "nested arrays are not allowed (ggml rejects them)");
   if (et >= GGUF_TYPE_COUNT)
     return gg_fail(g, at, "invalid array element type %u", et);
   at = g->pos;
-  if (gg_len(g, "array count", &count) != 0)
+  if (gg_len(g, "array count", &count) != 0) /* K4: and its count */
     return -1;
-  if (count > GG_MAX_ARRAY)
+  if (count > GG_MAX_ARRAY) /* K6: at most ggml's limit, its bytes within the file (below) */
     return gg_fail(g, at, "array of %llu elements is over ggml's limit of %llu", U(count),
                    U(GG_MAX_ARRAY));
   kv->elem_type = et;
   kv->count = count;
   kv->value_pos = g->pos;
   left = g->size - g->pos;
-  if (et == GGUF_TYPE_STRING) {
+  if (et == GGUF_TYPE_STRING) { /* K7: each string, as a key's length is checked */
     if (count > left / g->len)
       return gg_truncated(g, at, "array of %llu STRING (at least %llu bytes)", U(count),
                           U(count * g->len));
@@ -124,15 +124,15 @@ int gg_kv(gg_parser *g, uint64_t i, wt_meta *kv) {
   g->index = i;
   g->name.p = NULL;
   g->key_at[i] = start;
-  if (gg_string_copy(g, "key", "key length", &kv->key) != 0)
+  if (gg_string_copy(g, "key", "key length", &kv->key) != 0) /* K1: the key's length */
     return -1;
-  if (kv->key.n == 0)
+  if (kv->key.n == 0) /* K2: not empty (K3, not repeated: gguf_unique.c) */
     return gg_fail(g, start, "empty key");
   g->name = kv->key;
   at = g->pos;
-  if (gg_u32(g, "value type", &type) != 0)
+  if (gg_u32(g, "value type", &type) != 0) /* K4: the value type */
     return -1;
-  if (type >= GGUF_TYPE_COUNT)
+  if (type >= GGUF_TYPE_COUNT) /* K5: a known one */
     return gg_fail(g, at, "invalid value type %u", type);
   kv->type = type;
   if (type == GGUF_TYPE_ARRAY)
@@ -143,7 +143,7 @@ int gg_kv(gg_parser *g, uint64_t i, wt_meta *kv) {
   kv->value_pos = g->pos;
   if (type == GGUF_TYPE_STRING) {
     wt_str s;
-    if (gg_string(g, "string", "string length", &s) != 0)
+    if (gg_string(g, "string", "string length", &s) != 0) /* K7: a string value */
       return -1;
   } else {
     size = gguf_type_size(type);
@@ -172,7 +172,7 @@ int gg_alignment(gg_parser *g) {
     g->kind = GG_KV;
     g->index = i;
     g->name = kv->key;
-    if (kv->type != GGUF_TYPE_UINT32)
+    if (kv->type != GGUF_TYPE_UINT32) /* A1 */
       return gg_fail(g, g->key_at[i] + g->len + kv->key.n,
                      "general.alignment must have type UINT32, not %s%s%s",
                      gguf_type_name(kv->type), kv->type == GGUF_TYPE_ARRAY ? " of " : "",
@@ -180,7 +180,7 @@ int gg_alignment(gg_parser *g) {
     if (gg_need(g, kv->value_pos + 4) != 0)
       return -1;
     a = wt_load32(g->d + kv->value_pos, g->swap);
-    if (a == 0 || (a & (a - 1)) != 0)
+    if (a == 0 || (a & (a - 1)) != 0) /* A2 */
       return gg_fail(g, kv->value_pos, "alignment %u is not a non-zero power of two", a);
     m->alignment = a;
     return 0;

@@ -23,9 +23,11 @@
 ** (big-endian): every number of the header, the KVs and the tensor infos
 ** is swapped; tensor data is never touched here.
 **
-** Checks: every check of ggml's reader, labelled as the comments of these
-** files name them, and llama.cpp's file-bounds check (F1: llama_tensor_weight
-** in src/llama-model-loader.h of ggml-org/llama.cpp):
+** Checks: every check of ggml's reader, and llama.cpp's file-bounds check
+** (F1: llama_tensor_weight in src/llama-model-loader.h of ggml-org/llama.cpp),
+** each labelled where it is made, in a comment of these files, so that a
+** grep for the label a test names (tests/gen_gguf.c names its files so)
+** finds it (tests/check_layers.py checks that every label below is there):
 **
 **   H1-H4  the magic, the version, the tensor and KV counts;
 **   K1-K8  keys of at most 1 GiB, not empty (K2), unique (K3); known value
@@ -114,7 +116,7 @@ static int gg_header(gg_parser *g, uint64_t *n_tensors, uint64_t *n_kv) {
     return gg_truncated(g, 0, "magic");
   if (gg_need(g, 4) != 0)
     return -1;
-  if (memcmp(g->d, "GGUF", 4) != 0) {
+  if (memcmp(g->d, "GGUF", 4) != 0) { /* H1: the magic */
     if (memcmp(g->d, "FUGG", 4) == 0)
       return wt_fail(g->err, "bad magic 'FUGG' at byte 0: this looks like a pre-release GGUF "
                              "draft (2023), which is not GGUF");
@@ -126,7 +128,7 @@ static int gg_header(gg_parser *g, uint64_t *n_tensors, uint64_t *n_kv) {
     return -1;
   big_endian = raw != 0 && (raw & 0xffff) == 0;
   version = big_endian ? __builtin_bswap32(raw) : raw;
-  if (version == 0 || version > 3) {
+  if (version == 0 || version > 3) { /* H2: the version (1 and 2 read too) */
     if (big_endian)
       return wt_fail(g->err,
                      "unsupported GGUF version %u at byte 4 (the field reads 0x%08x, so "
@@ -142,13 +144,14 @@ static int gg_header(gg_parser *g, uint64_t *n_tensors, uint64_t *n_kv) {
   if (gg_len(g, "tensor count", n_tensors) != 0 || gg_len(g, "kv count", n_kv) != 0)
     return -1;
   left = g->size - g->pos;
-  /* Key-value pairs come first in the file, so their count is checked first. */
+  /* H4: the KV count, bounded by the bytes after the header; key-value
+  ** pairs come first in the file, so their count is checked first. */
   if (*n_kv > left / gg_min_kv(g))
     return wt_fail(g->err,
                    "kv count %llu at byte %u cannot fit in the %llu bytes after the header (a "
                    "key-value pair takes at least %llu bytes)",
                    U(*n_kv), 8 + g->len, U(left), U(gg_min_kv(g)));
-  if (*n_tensors > left / gg_min_tensor(g))
+  if (*n_tensors > left / gg_min_tensor(g)) /* H3: the tensor count, bounded the same way */
     return wt_fail(g->err,
                    "tensor count %llu at byte 8 cannot fit in the %llu bytes after the header "
                    "(a tensor info takes at least %llu bytes)",
@@ -227,7 +230,7 @@ static int gg_run_kvs(gg_parser *g) {
   if (gg_unique(g, GG_KV) != 0 || gg_alignment(g) != 0)
     return -1;
   g->kind = GG_HEADER;
-  if (n_tensors > (g->size - g->pos) / gg_min_tensor(g))
+  if (n_tensors > (g->size - g->pos) / gg_min_tensor(g)) /* H3 again: after the pairs */
     return wt_fail(g->err,
                    "tensor count %llu at byte 8 cannot fit in the %llu bytes left after the "
                    "key-value pairs, which end at byte %llu",

@@ -101,7 +101,9 @@ int gg_len(gg_parser *g, const char *what, uint64_t *v) {
 }
 
 /* Read a string whose length is at the cursor; s points into the file.
-** what names it in messages ("key"), what_len names its length field. */
+** what names it in messages ("key"), what_len names its length field.
+** The length checks of K1 (a key), K7 (a string value) and T1 (a tensor
+** name): within the bytes left, at most ggml's limit. */
 int gg_string(gg_parser *g, const char *what, const char *what_len, wt_str *s) {
   uint64_t at = g->pos, n;
   if (gg_len(g, what_len, &n) != 0)

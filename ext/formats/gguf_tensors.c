@@ -26,19 +26,19 @@ int gg_tensor(gg_parser *g, uint64_t i, wt_tensor *t, uint64_t *dims) {
   if (gg_string_copy(g, "name", "name length", &t->name) != 0)
     return -1;
   g->name = t->name;
-  if (t->name.n > GG_MAX_NAME)
+  if (t->name.n > GG_MAX_NAME) /* T1: shorter than GGML_MAX_NAME (T2, unique: gguf_unique.c) */
     return gg_fail(g, start, "name of %zu bytes is longer than ggml's limit of %d bytes", t->name.n,
                    GG_MAX_NAME);
   dims_at = g->pos;
   if (gg_u32(g, "n_dims", &n_dims) != 0)
     return -1;
-  if (n_dims > GG_MAX_DIMS)
+  if (n_dims > GG_MAX_DIMS) /* T3 */
     return gg_fail(g, dims_at, "n_dims = %u is more than %d", n_dims, GG_MAX_DIMS);
   for (j = 0; j < n_dims; j++) {
     at = g->pos;
     if (gg_len(g, ne_name[j], &ne[j]) != 0)
       return -1;
-    if (ne[j] > INT64_MAX)
+    if (ne[j] > INT64_MAX) /* T4: each ne >= 0 as an int64 */
       return gg_fail(g, at, "ne[%u] = %llu is negative as an int64 (%lld)", j, U(ne[j]),
                      (long long)ne[j]);
     dims[j] = ne[j];
@@ -47,8 +47,9 @@ int gg_tensor(gg_parser *g, uint64_t i, wt_tensor *t, uint64_t *dims) {
     zero |= ne[j] == 0;
     over |= wt_mul(numel, ne[j], &numel) != 0;
   }
+  /* T5: fewer than INT64_MAX elements; like ggml, none (a zero) never overflows */
   if (zero)
-    numel = 0; /* like ggml: no element, no overflow */
+    numel = 0;
   else if (over || numel >= INT64_MAX)
     return gg_fail(g, dims_at,
                    "dimensions [%llu, %llu, %llu, %llu] hold 2^63-1 elements or more (ggml's "
@@ -61,15 +62,17 @@ int gg_tensor(gg_parser *g, uint64_t i, wt_tensor *t, uint64_t *dims) {
   t->ndim = (int)n_dims;
   t->dims = dims;
   t->numel = numel;
+  /* T6: a type ggml knows; one no table knows is not an error here: its
+  ** size is unknown (nbytes_known 0, see gguf_parser.c) */
   ti = ggml_type_get(t->type_id);
   if (ti != NULL)
     t->dtype = (wt_str){ti->name, strlen(ti->name)};
   if (ti != NULL && ti->block_size > 0) {
-    if (ne[0] % ti->block_size != 0)
+    if (ne[0] % ti->block_size != 0) /* T7 */
       return gg_fail(g, at, "ne[0] = %llu is not a multiple of the %s block size %u", U(ne[0]),
                      ti->name, ti->block_size);
     nbytes = 0;
-    if (numel > 0 &&
+    if (numel > 0 && /* T8: a byte size 64 bits hold */
         (wt_mul(ne[0] / ti->block_size, ti->type_size, &nbytes) || wt_mul(nbytes, ne[1], &nbytes) ||
          wt_mul(nbytes, ne[2], &nbytes) || wt_mul(nbytes, ne[3], &nbytes)))
       return gg_fail(g, at, "the byte size of %llu %s elements overflows 64 bits", U(numel),
@@ -77,7 +80,7 @@ int gg_tensor(gg_parser *g, uint64_t i, wt_tensor *t, uint64_t *dims) {
     t->nbytes = nbytes;
     t->nbytes_known = 1;
   }
-  if (gg_u64(g, "data offset", &t->data_start) != 0)
+  if (gg_u64(g, "data offset", &t->data_start) != 0) /* T9: its place is gg_place's */
     return -1;
   return 0;
 }
@@ -100,7 +103,7 @@ int gg_data_section(gg_parser *g) {
   m->data_offset = end;
   if (m->n_tensors == 0)
     return 0;
-  if (end > UINT64_MAX - (a - 1) || (end + a - 1) / a * a > g->size)
+  if (end > UINT64_MAX - (a - 1) || (end + a - 1) / a * a > g->size) /* D1 */
     return wt_fail(g->err,
                    "the data section would start past the end of the file (%llu bytes): the "
                    "tensor infos end at byte %llu and the alignment is %llu",
@@ -133,7 +136,7 @@ int gg_place(gg_parser *g, size_t i) {
     return gg_fail(g, at, "data offset %llu is not a multiple of the alignment %llu",
                    U(t->data_start), U(m->alignment));
   start = t->offset;
-  if (t->nbytes > room - t->data_start) {
+  if (t->nbytes > room - t->data_start) { /* F1: the data within the file */
     if (wt_add(start, t->nbytes, &end) != 0)
       return gg_fail(g, at, "data [%llu, %llu + %llu) runs past the end of the file (%llu bytes)",
                      U(start), U(start), U(t->nbytes), U(g->size));

@@ -132,7 +132,7 @@ int gguf_read_scalar(gguf_cursor *c, uint32_t t, gguf_scalar *out) {
     out->i = (int8_t)p[0];
     break;
   case GGUF_TYPE_BOOL:
-    out->i = p[0] != 0;
+    out->i = p[0] != 0; /* K8: any non-zero byte is true */
     break;
   case GGUF_TYPE_UINT16:
     out->i = wt_load16(p, swap);

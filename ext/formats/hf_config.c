@@ -210,7 +210,6 @@ static int walk(wt_config *c, const json_doc *d, const char *text, size_t n, int
 }
 
 int wt_config_parse(const char *text, size_t n, int flatten, wt_config *out, wt_error *err) {
-  static const char header[] = "invalid JSON in header ";
   json_doc doc = {0};
   wt_error e;
   memset(out, 0, sizeof(*out));
@@ -218,10 +217,8 @@ int wt_config_parse(const char *text, size_t n, int flatten, wt_config *out, wt_
     return wt_fail(err, "config.json has %zu bytes, more than the %zu read", n,
                    WT_CONFIG_MAX_BYTES);
   if (json_parse(text, n, 0, &doc, &e)) {
-    const char *why =
-        strncmp(e.msg, header, sizeof(header) - 1) == 0 ? e.msg + sizeof(header) - 1 : e.msg;
     json_doc_free(&doc);
-    return wt_fail(err, "config.json is not valid JSON: %s", why);
+    return wt_fail(err, "config.json is not valid JSON: %s", json_error_detail(e.msg));
   }
   if (doc.tok[0].type != JSON_OBJECT) {
     json_doc_free(&doc);

@@ -32,11 +32,18 @@ typedef struct jc_state {
   char close[JSON_MAX_DEPTH];    /* its closing bracket */
 } jc_state;
 
+/* The start of every message of jc_fail. */
+#define JC_PREFIX "invalid JSON in header "
+
+const char *json_error_detail(const char *msg) {
+  size_t n = sizeof(JC_PREFIX) - 1;
+  return strncmp(msg, JC_PREFIX, n) == 0 ? msg + n : msg;
+}
+
 /* Report an error at the current position (kept out of the scanning
 ** functions that call it, so that those stay small). */
 static __attribute__((cold)) int jc_fail(jc_state *s, const char *what) {
-  return wt_fail(s->err, "invalid JSON in header at byte %llu: %s",
-                 (unsigned long long)(s->base + s->i), what);
+  return wt_fail(s->err, JC_PREFIX "at byte %llu: %s", (unsigned long long)(s->base + s->i), what);
 }
 
 /* Make room for one more token.  A token's first byte is its own, so

@@ -62,6 +62,10 @@ typedef struct json_doc {
 ** 0, or -1 with err set.  Free with json_doc_free() either way. */
 int json_parse(const char *p, size_t n, uint64_t base, json_doc *doc, wt_error *err);
 
+/* The part of a json_parse() message after its "invalid JSON in header "
+** ("at byte N: what"), for a caller whose text is not a header. */
+const char *json_error_detail(const char *msg);
+
 /* Free what json_parse() recorded. */
 void json_doc_free(json_doc *doc);
 

@@ -9,11 +9,11 @@
 ** (O_NONBLOCK, which a FIFO would need) only after stat found a regular
 ** file.  A FIFO, a device or a socket named like a model is listed (the
 ** byte source refuses it by its stat, without opening it), as is a
-** dangling link or a loop of links named like one.  A recursive walk keeps its pending directories
-*on a heap stack,
-** never on the C stack, and remembers the (device, inode) of every
-** directory it entered, so that a symlink loop is entered once.  The
-** result is sorted by path (strcmp), so "a/x" comes before "b".
+** dangling link or a loop of links named like one.  A recursive walk
+** keeps its pending directories on a heap stack, never on the C stack,
+** and remembers the (device, inode) of every directory it entered, so
+** that a symlink loop is entered once.  The result is sorted by path
+** (strcmp), so "a/x" comes before "b".
 **
 ** A Hugging Face cache folder is listed by the hf_cache module instead
 ** (wt_paths_hf): the files of its snapshots, each with its revision, the

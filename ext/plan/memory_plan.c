@@ -30,10 +30,10 @@
 **             MoE, mistral3, qwen2, qwen2moe, qwen3, qwen3moe, granite,
 **             granitemoe, exaone, xverse, internlm2, arcee, smollm3,
 **             starcoder2, orion, baichuan, gemma, gemma2, gemma3, phi3,
-**             cohere2, deci, deepseek2, mamba; a split GGUF given its other
-*parts), whose graph
-**             llama_graph.c builds; otherwise (the other architectures,
-**             ...) unknown (NULL), with a size it cannot be below
+**             cohere2, deci, deepseek2, mamba; a split GGUF given its
+**             other parts), whose graph llama_graph.c builds;
+**             otherwise (the other architectures, ...) unknown (NULL),
+**             with a size it cannot be below
 **             (at_least, see mp_compute)
 **
 ** Sliding windows: gemma2 (every other layer, 4096 unless the file says),

@@ -20,8 +20,6 @@
 #include "http_int.h"
 #include "url.h"
 
-#define U(x) ((unsigned long long)(x))
-
 /* Room for a request header's name and ": " before its value. */
 #define WT_HEADER_NAME_MAX 64
 

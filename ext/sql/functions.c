@@ -64,14 +64,8 @@ typedef struct wt_func_aux {
 
 /* Report an error that names the function and, when known, the path. */
 static void wt_func_error(sqlite3_context *ctx, const char *fn, const char *path, const char *msg) {
-  char *z = wt_error_message(fn, path, msg);
   wt_cache_note_failure(((const wt_func_aux *)sqlite3_user_data(ctx))->cache);
-  if (z == NULL) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_error(ctx, z, -1);
-  sqlite3_free(z);
+  wt_result_error(ctx, fn, path, msg);
 }
 
 wt_source *wt_func_source(sqlite3_context *ctx, sqlite3_value *arg) {
@@ -517,14 +511,34 @@ static void wt_cache_stats_func(sqlite3_context *ctx, int argc, sqlite3_value **
                       -1, sqlite3_free);
 }
 
+/* The argument of a per-connection switch (weights_remote, weights_mmap):
+** *on 0 or 1, or -1 when absent or NULL (the setting is read): 0; -1 with
+** the error result set for anything but 0 and 1 (2, 'x', 0.5). */
+static int wt_switch_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv, int *on) {
+  const wt_func_aux *aux = sqlite3_user_data(ctx);
+  sqlite3_int64 v;
+  char msg[WT_ERROR_MAX];
+  *on = -1;
+  if (argc == 0 || sqlite3_value_type(argv[0]) == SQLITE_NULL)
+    return 0;
+  v = sqlite3_value_int64(argv[0]);
+  if (sqlite3_value_numeric_type(argv[0]) == SQLITE_INTEGER && (v == 0 || v == 1)) {
+    *on = (int)v;
+    return 0;
+  }
+  snprintf(msg, sizeof(msg), "give 0 (off) or 1 (on), or nothing to read the setting, not %.40s",
+           (const char *)sqlite3_value_text(argv[0]));
+  wt_func_error(ctx, aux->name, NULL, msg);
+  return -1;
+}
+
 /* weights_remote([on]): turn remote paths on (1) or off (0) for this
 ** connection; returns the setting (0 in a build without REMOTE). */
 static void wt_remote_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const wt_func_aux *aux = sqlite3_user_data(ctx);
-  int on = -1;
-  if (argc == 1 && sqlite3_value_type(argv[0]) != SQLITE_NULL)
-    on = sqlite3_value_int(argv[0]) != 0;
-  sqlite3_result_int(ctx, wt_cache_remote(aux->cache, on));
+  int on;
+  if (wt_switch_arg(ctx, argc, argv, &on) == 0)
+    sqlite3_result_int(ctx, wt_cache_remote(aux->cache, on));
 }
 
 /* weights_mmap([on]): read tensor bytes through a mapping (1) or with
@@ -532,10 +546,9 @@ static void wt_remote_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 ** guard is off in this process (weights_mmap_guard() says why). */
 static void wt_mmap_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const wt_func_aux *aux = sqlite3_user_data(ctx);
-  int on = -1;
-  if (argc == 1 && sqlite3_value_type(argv[0]) != SQLITE_NULL)
-    on = sqlite3_value_int(argv[0]) != 0;
-  sqlite3_result_int(ctx, wt_cache_mmap(aux->cache, on));
+  int on;
+  if (wt_switch_arg(ctx, argc, argv, &on) == 0)
+    sqlite3_result_int(ctx, wt_cache_mmap(aux->cache, on));
 }
 
 /* weights_mmap_guard(): 'ready' while the process's SIGBUS guard

@@ -37,40 +37,20 @@ SQLITE_EXTENSION_INIT3
 
 /* Read the limits (a JSON object: max_tensors or max_bytes). */
 static int gs_limits(sqlite3 *db, sqlite3_value *v, wt_rewrite_req *r, wt_error *err) {
-  sqlite3_int64 max_tensors, max_bytes;
-  sqlite3_stmt *st = NULL;
-  int rc = -1;
+  wt_write_option o[] = {{.name = "max_tensors"}, {.name = "max_bytes"}};
   r->max_tensors = GS_MAX_TENSORS;
   r->max_bytes = 0;
   if (v == NULL || sqlite3_value_type(v) == SQLITE_NULL)
     return 0;
-  if (sqlite3_prepare_v2(
-          db,
-          "SELECT json_extract(?1, '$.max_tensors'), json_extract(?1, '$.max_bytes'), "
-          "(SELECT group_concat(key) FROM json_each(?1) "
-          "WHERE key NOT IN ('max_tensors', 'max_bytes'))",
-          -1, &st, NULL) != SQLITE_OK) {
-    wt_fail(err, "%s", sqlite3_errmsg(db));
-    goto done;
-  }
-  sqlite3_bind_value(st, 1, v);
-  if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_type(st, 2) != SQLITE_NULL ||
-      (sqlite3_column_type(st, 0) != SQLITE_NULL) == (sqlite3_column_type(st, 1) != SQLITE_NULL)) {
-    wt_fail(err, "the limits are a JSON object of one of max_tensors and max_bytes");
-    goto done;
-  }
-  max_tensors = sqlite3_column_type(st, 0) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 0);
-  max_bytes = sqlite3_column_int64(st, 1);
-  if (max_tensors < 0 || max_bytes < 0 || (max_tensors == 0 && max_bytes == 0)) {
-    wt_fail(err, "the limit must be positive");
-    goto done;
-  }
-  r->max_tensors = (uint64_t)max_tensors;
-  r->max_bytes = (uint64_t)max_bytes;
-  rc = 0;
-done:
-  sqlite3_finalize(st);
-  return rc;
+  if (wt_write_options(db, v, o, WT_N_OPTIONS(o), err) != 0)
+    return -1;
+  if (o[0].given == o[1].given)
+    return wt_fail(err, "the limits are a JSON object of one of max_tensors and max_bytes");
+  if ((o[0].given && o[0].i <= 0) || (o[1].given && o[1].i <= 0))
+    return wt_fail(err, "the limit must be positive");
+  r->max_tensors = o[0].given ? (uint64_t)o[0].i : 0;
+  r->max_bytes = o[1].given ? (uint64_t)o[1].i : 0;
+  return 0;
 }
 
 /* gguf_split(prefix, in [, limits]). */

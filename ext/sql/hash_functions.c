@@ -25,17 +25,6 @@
 
 SQLITE_EXTENSION_INIT3
 
-/* Report msg as the error of file_sha256(), naming path when known. */
-static void wt_hash_error(sqlite3_context *ctx, const char *path, const char *msg) {
-  char *z = wt_error_message("file_sha256", path, msg);
-  if (z == NULL) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_error(ctx, z, -1);
-  sqlite3_free(z);
-}
-
 /* file_sha256(path): the file's SHA-256 as lower-case hex. */
 static void wt_file_sha256_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *path = (const char *)sqlite3_value_text(argv[0]);
@@ -44,7 +33,7 @@ static void wt_file_sha256_func(sqlite3_context *ctx, int argc, sqlite3_value **
   wt_error e;
   (void)argc;
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
-    wt_hash_error(ctx, NULL, "the path argument is NULL");
+    wt_result_error(ctx, "file_sha256", NULL, "the path argument is NULL");
     return;
   }
   if (path == NULL) {
@@ -52,11 +41,11 @@ static void wt_file_sha256_func(sqlite3_context *ctx, int argc, sqlite3_value **
     return;
   }
   if ((size_t)n != strlen(path)) {
-    wt_hash_error(ctx, NULL, "the path contains a NUL byte");
+    wt_result_error(ctx, "file_sha256", NULL, "the path contains a NUL byte");
     return;
   }
   if (wt_sha256_file(path, hex, &e)) {
-    wt_hash_error(ctx, path, e.msg);
+    wt_result_error(ctx, "file_sha256", path, e.msg);
     return;
   }
   sqlite3_result_text(ctx, hex, 64, SQLITE_TRANSIENT);

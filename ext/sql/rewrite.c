@@ -11,7 +11,7 @@
 **                              json_object('format', 'pt'));
 **
 ** Arguments: the output path, the input (local or remote), the edits (a JSON
-** object, read by rewrite_edits.c, applied by write/edit_list.c; NULL:
+** object, read by write/edit_json.c, applied by write/edit_list.c; NULL:
 ** none) and optionally options as a JSON
 ** object: "overwrite": 1 lets the output name the input file (it is then
 ** still a new file renamed over it), "verify": 0 skips the comparison of
@@ -31,7 +31,7 @@
 
 #include "functions.h"
 #include "interrupt.h"
-#include "rewrite_edits.h"
+#include "write/edit_json.h"
 #include "write/rewrite_job.h"
 #include "write_call.h"
 
@@ -39,36 +39,20 @@ SQLITE_EXTENSION_INIT3
 
 /* Read the options argument v (a JSON object or NULL) into r. */
 static int rw_options(sqlite3 *db, sqlite3_value *v, wt_rewrite_req *r, wt_error *err) {
-  sqlite3_stmt *st = NULL;
-  int rc = -1;
-  r->verify = 1;
-  if (v == NULL || sqlite3_value_type(v) == SQLITE_NULL)
-    return 0;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT json_extract(?1, '$.overwrite'), json_extract(?1, '$.verify'), "
-                         "(SELECT group_concat(key) FROM json_each(?1) "
-                         "WHERE key NOT IN ('overwrite', 'verify'))",
-                         -1, &st, NULL) != SQLITE_OK) {
-    wt_fail(err, "%s", sqlite3_errmsg(db));
-    goto done;
-  }
-  sqlite3_bind_value(st, 1, v);
-  if (sqlite3_step(st) != SQLITE_ROW) {
-    wt_fail(err, "the options: %s", sqlite3_errmsg(db));
-    goto done;
-  }
-  if (sqlite3_column_type(st, 2) != SQLITE_NULL) {
-    wt_fail(err, "unknown option %s (the options are overwrite and verify)",
-            (const char *)sqlite3_column_text(st, 2));
-    goto done;
-  }
-  r->overwrite = sqlite3_column_int(st, 0) != 0;
-  if (sqlite3_column_type(st, 1) != SQLITE_NULL)
-    r->verify = sqlite3_column_int(st, 1) != 0;
-  rc = 0;
-done:
-  sqlite3_finalize(st);
-  return rc;
+  wt_write_option o[] = {
+      {.name = "overwrite"}, {.name = "verify"}, {.name = "byte_order", .is_text = 1}};
+  if (wt_write_options(db, v, o, WT_N_OPTIONS(o), err) != 0)
+    return -1;
+  r->overwrite = o[0].given && o[0].i != 0;
+  r->verify = !o[1].given || o[1].i != 0;
+  r->byte_order = WT_ORDER_KEEP;
+  if (o[2].given && strcmp(o[2].text, "little") == 0)
+    r->byte_order = WT_ORDER_LITTLE;
+  else if (o[2].given && strcmp(o[2].text, "big") == 0)
+    r->byte_order = WT_ORDER_BIG;
+  else if (o[2].given)
+    return wt_fail(err, "byte_order must be 'little' or 'big', not '%s'", o[2].text);
+  return 0;
 }
 
 /* gguf_rewrite(out, in, edits [, options]) and safetensors_rewrite(...). */
@@ -95,7 +79,7 @@ static void rw_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     goto fail;
   }
   if (rw_options(call.db, argc > 3 ? argv[3] : NULL, &r, &err) != 0 ||
-      (edits != NULL && rw_edits_read(call.db, edits, &e, &err) != 0))
+      (edits != NULL && rw_edits_parse(edits, (size_t)sqlite3_value_bytes(argv[2]), &e, &err) != 0))
     goto fail;
   r.edits = e.e;
   r.n_edits = e.n;

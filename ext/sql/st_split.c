@@ -42,7 +42,7 @@ SQLITE_EXTENSION_INIT3
 /* The rows of every tensor of source, as tensors(source) lists them, into
 ** s: 0; -1 with err set (the listing failed), or -2 with the error result
 ** set (a row could not be read). */
-static int sts_rows(sqlite3_context *ctx, sqlite3 *db, sqlite3_value *source, swr_state *s,
+static int sts_rows(sqlite3_context *ctx, sqlite3 *db, sqlite3_value *source, stw_state *s,
                     wt_error *err) {
   sqlite3_stmt *st = NULL;
   int rc;
@@ -51,8 +51,8 @@ static int sts_rows(sqlite3_context *ctx, sqlite3 *db, sqlite3_value *source, sw
   sqlite3_bind_value(st, 1, source);
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     sqlite3_value *name = sqlite3_column_value(st, 0);
-    swr_row *r = swr_push(ctx, s, name);
-    if (r == NULL || swr_from_path(ctx, s, name, sqlite3_column_value(st, 1), r) != 0) {
+    stw_row *r = stw_push(ctx, s, name);
+    if (r == NULL || stw_from_path(ctx, s, name, sqlite3_column_value(st, 1), r) != 0) {
       sqlite3_finalize(st);
       return -2;
     }
@@ -70,9 +70,9 @@ static int sts_rows(sqlite3_context *ctx, sqlite3 *db, sqlite3_value *source, sw
 static void sts_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *folder = (const char *)sqlite3_value_text(argv[0]);
   wt_write_call call = {sqlite3_context_db_handle(ctx), 0};
-  swr_cancel cancel = {wt_write_call_interrupted, &call};
-  sqlite3_int64 max = sqlite3_value_int64(argv[2]);
-  swr_state s;
+  stw_cancel cancel = {wt_write_call_interrupted, &call};
+  sqlite3_int64 max = 0;
+  stw_state s;
   wt_error e;
   int n = 0, rc;
   (void)argc;
@@ -80,8 +80,11 @@ static void sts_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   s.fn = "safetensors_split";
   wt_watch_interrupt(call.db);
   if (folder == NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL ||
-      sqlite3_value_numeric_type(argv[2]) != SQLITE_INTEGER || max <= 0) {
-    wt_fail(&e, "give a folder, a source and a positive number of bytes");
+      wt_whole_number(argv[2], &max) != 0 || max <= 0) {
+    /* 1e18, 100000 and '100000' alike; not 0.5, NaN, -1, 0 or 'x' */
+    wt_fail(&e, "give a folder, a source and a positive whole number of bytes, not %s",
+            sqlite3_value_type(argv[2]) == SQLITE_NULL ? "NULL"
+                                                       : (const char *)sqlite3_value_text(argv[2]));
     goto fail;
   }
   if ((rc = sts_rows(ctx, call.db, argv[1], &s, &e)) == -2)
@@ -93,7 +96,7 @@ static void sts_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 fail:
   wt_write_call_error(ctx, &call, "safetensors_split", folder, e.msg);
 done:
-  swr_rows_free(&s.rows);
+  stw_rows_free(&s.rows);
 }
 
 int wt_register_st_split(sqlite3 *db, wt_cache *cache) {

@@ -4,8 +4,8 @@
 **
 **   -- the first four layers and everything that is not a layer
 **   SELECT safetensors_write('first-layers.safetensors', name, path)
-**   FROM tensors('model/') WHERE name GLOB 'model.layers.[0-3].*' OR name NOT GLOB
-*'model.layers.*';
+**   FROM tensors('model/')
+**   WHERE name GLOB 'model.layers.[0-3].*' OR name NOT GLOB 'model.layers.*';
 **   -- a tensor built in SQL: its bytes, dtype and shape
 **   SELECT safetensors_write('bias.safetensors', 'bias', zeroblob(16), 'F32', '[4]');
 **
@@ -22,8 +22,9 @@
 ** tables find it, or a BLOB checked against its dtype and shape): nothing
 ** is read or written until the last row, and tensor bytes never pass
 ** through SQLite.  The file is written by write/st_write_job.h's job as
-** the safetensors crate writes one (the crate's tensor order, no
-** __metadata__), through a temporary file, read back, parsed and compared
+** the safetensors crate writes one (the crate's tensor order, with the
+** __metadata__ entries every safetensors source agrees on: a merged
+** sharded checkpoint keeps its {"format": "pt"}), through a temporary file, read back, parsed and compared
 ** (names, dtypes, shapes, places, and the XXH3-64 of every tensor's bytes
 ** against its source's) before it is kept.  An error in any row (a tensor
 ** not found, a quantized one, a BLOB whose size is not its shape's, a
@@ -46,21 +47,19 @@
 
 SQLITE_EXTENSION_INIT3
 
-#define U(x) ((unsigned long long)(x))
-
 /* The largest shape a BLOB row may give. */
-#define SWR_MAX_RANK 64
+#define STW_MAX_RANK 64
 
-void swr_free(swr_state *s) {
+void stw_free(stw_state *s) {
   if (s == NULL)
     return;
-  swr_rows_free(&s->rows);
+  stw_rows_free(&s->rows);
   free(s->out);
   free(s);
 }
 
 /* Report msg for the function, naming path, and mark the state failed. */
-static void swr_error(sqlite3_context *ctx, swr_state *s, const char *path, const char *msg) {
+static void stw_error(sqlite3_context *ctx, stw_state *s, const char *path, const char *msg) {
   if (s)
     s->failed = 1;
   wt_write_call_error(ctx, NULL, s != NULL && s->fn != NULL ? s->fn : "safetensors_write", path,
@@ -68,7 +67,7 @@ static void swr_error(sqlite3_context *ctx, swr_state *s, const char *path, cons
 }
 
 /* The safetensors dtype of tensor t of a model of format, or -1. */
-static int swr_dtype(const wt_tensor *t, int format) {
+static int stw_dtype(const wt_tensor *t, int format) {
   if (format == WT_FORMAT_SAFETENSORS)
     return (int)t->type_id;
   /* ggml's names of the plain types are the safetensors ones */
@@ -76,8 +75,8 @@ static int swr_dtype(const wt_tensor *t, int format) {
 }
 
 /* Fill r from the tensor named name in path (st_write_int.h). */
-int swr_from_path(sqlite3_context *ctx, swr_state *s, sqlite3_value *name, sqlite3_value *path,
-                  swr_row *r) {
+int stw_from_path(sqlite3_context *ctx, stw_state *s, sqlite3_value *name, sqlite3_value *path,
+                  stw_row *r) {
   sqlite3_value *pv[2] = {path, name};
   char msg[WT_ERROR_MAX], q[WT_QUOTE_SIZE];
   wt_source *src = NULL;
@@ -89,14 +88,14 @@ int swr_from_path(sqlite3_context *ctx, swr_state *s, sqlite3_value *name, sqlit
   }
   if (rc == 0) {
     snprintf(msg, sizeof(msg), "no tensor %s", wt_quote(q, sizeof(q), r->name, r->name_len));
-    swr_error(ctx, s, (const char *)sqlite3_value_text(path), msg);
+    stw_error(ctx, s, (const char *)sqlite3_value_text(path), msg);
     return -1;
   }
-  r->dtype = swr_dtype(t, src->model.format);
+  r->dtype = stw_dtype(t, src->model.format);
   if (r->dtype < 0 || !t->nbytes_known) {
     snprintf(msg, sizeof(msg), "tensor %s is %.*s, which safetensors has no dtype for",
              wt_quote(q, sizeof(q), r->name, r->name_len), (int)t->dtype.n, t->dtype.p);
-    swr_error(ctx, s, src->path, msg);
+    stw_error(ctx, s, src->path, msg);
     wt_source_release(src);
     return -1;
   }
@@ -120,9 +119,9 @@ int swr_from_path(sqlite3_context *ctx, swr_state *s, sqlite3_value *name, sqlit
   return 0;
 }
 
-/* Read a shape "[a, b, ...]" (JSON integers, at most SWR_MAX_RANK) into
+/* Read a shape "[a, b, ...]" (JSON integers, at most STW_MAX_RANK) into
 ** r->dims: 0, or -1. */
-static int swr_shape(const char *p, swr_row *r) {
+static int stw_shape(const char *p, stw_row *r) {
   while (*p == ' ')
     p++;
   if (*p++ != '[')
@@ -134,7 +133,7 @@ static int swr_shape(const char *p, swr_row *r) {
     if (*p == ']' && r->ndim == 0)
       break;
     if (*p < '0' || *p > '9' || (p[0] == '0' && p[1] >= '0' && p[1] <= '9') ||
-        r->ndim == SWR_MAX_RANK)
+        r->ndim == STW_MAX_RANK)
       return -1;
     for (; *p >= '0' && *p <= '9'; p++)
       if (wt_mul(d, 10, &d) != 0 || wt_add(d, (uint64_t)(*p - '0'), &d) != 0)
@@ -153,8 +152,8 @@ static int swr_shape(const char *p, swr_row *r) {
 }
 
 /* Fill r from the BLOB argv[2], dtype argv[3] and shape argv[4]. */
-static int swr_from_blob(sqlite3_context *ctx, swr_state *s, int argc, sqlite3_value **argv,
-                         swr_row *r) {
+static int stw_from_blob(sqlite3_context *ctx, stw_state *s, int argc, sqlite3_value **argv,
+                         stw_row *r) {
   const char *dt = argc > 3 ? (const char *)sqlite3_value_text(argv[3]) : NULL;
   const char *shape = argc > 4 ? (const char *)sqlite3_value_text(argv[4]) : NULL;
   uint64_t numel = 1, bits = 0;
@@ -165,11 +164,11 @@ static int swr_from_blob(sqlite3_context *ctx, swr_state *s, int argc, sqlite3_v
     snprintf(msg, sizeof(msg), "tensor %s: a BLOB needs a safetensors dtype and a shape", name);
     goto fail;
   }
-  if ((r->dims = malloc(SWR_MAX_RANK * sizeof(*r->dims))) == NULL)
+  if ((r->dims = malloc(STW_MAX_RANK * sizeof(*r->dims))) == NULL)
     goto nomem;
-  if (swr_shape(shape, r) != 0) {
+  if (stw_shape(shape, r) != 0) {
     snprintf(msg, sizeof(msg), "tensor %s: the shape must be a JSON array of at most %d sizes",
-             name, SWR_MAX_RANK);
+             name, STW_MAX_RANK);
     goto fail;
   }
   for (k = 0; k < r->ndim; k++)
@@ -190,12 +189,12 @@ static int swr_from_blob(sqlite3_context *ctx, swr_state *s, int argc, sqlite3_v
 nomem:
   snprintf(msg, sizeof(msg), "out of memory");
 fail:
-  swr_error(ctx, s, NULL, msg);
+  stw_error(ctx, s, NULL, msg);
   return -1;
 }
 
-swr_row *swr_push(sqlite3_context *ctx, swr_state *s, sqlite3_value *name) {
-  swr_row *r = swr_rows_push(&s->rows, (const char *)sqlite3_value_text(name),
+stw_row *stw_push(sqlite3_context *ctx, stw_state *s, sqlite3_value *name) {
+  stw_row *r = stw_rows_push(&s->rows, (const char *)sqlite3_value_text(name),
                              (size_t)sqlite3_value_bytes(name));
   if (r == NULL) {
     sqlite3_result_error_nomem(ctx);
@@ -205,10 +204,10 @@ swr_row *swr_push(sqlite3_context *ctx, swr_state *s, sqlite3_value *name) {
 }
 
 /* xStep: collect one row. */
-static void swr_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  swr_state **ps = sqlite3_aggregate_context(ctx, sizeof(*ps)), *s;
+static void stw_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  stw_state **ps = sqlite3_aggregate_context(ctx, sizeof(*ps)), *s;
   const char *out = (const char *)sqlite3_value_text(argv[0]);
-  swr_row *r;
+  stw_row *r;
   if (ps == NULL) {
     sqlite3_result_error_nomem(ctx);
     return;
@@ -225,7 +224,7 @@ static void swr_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   if (out == NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL ||
       sqlite3_value_type(argv[2]) == SQLITE_NULL) {
-    swr_error(ctx, s, NULL, "the output, name and source may not be NULL");
+    stw_error(ctx, s, NULL, "the output, name and source may not be NULL");
     return;
   }
   if (s->out == NULL && (s->out = strdup(out)) == NULL) {
@@ -234,28 +233,28 @@ static void swr_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   if (strcmp(s->out, out) != 0) {
-    swr_error(ctx, s, out, "every row must name the same output");
+    stw_error(ctx, s, out, "every row must name the same output");
     return;
   }
-  if ((r = swr_push(ctx, s, argv[1])) == NULL)
+  if ((r = stw_push(ctx, s, argv[1])) == NULL)
     return;
   if (sqlite3_value_type(argv[2]) == SQLITE_BLOB)
-    swr_from_blob(ctx, s, argc, argv, r);
+    stw_from_blob(ctx, s, argc, argv, r);
   else
-    swr_from_path(ctx, s, argv[1], argv[2], r);
+    stw_from_path(ctx, s, argv[1], argv[2], r);
 }
 
 /* xFinal: write the file, unless a row failed or the statement was
 ** interrupted (SQLite also calls xFinal to free the state of a statement
 ** that stopped). */
-static void swr_final(sqlite3_context *ctx) {
-  swr_state **ps = sqlite3_aggregate_context(ctx, 0), *s = ps ? *ps : NULL;
+static void stw_final(sqlite3_context *ctx) {
+  stw_state **ps = sqlite3_aggregate_context(ctx, 0), *s = ps ? *ps : NULL;
   wt_write_call call = {sqlite3_context_db_handle(ctx), 0};
-  swr_cancel cancel = {wt_write_call_interrupted, &call};
+  stw_cancel cancel = {wt_write_call_interrupted, &call};
   uint64_t size = 0;
   wt_error e;
   if (s == NULL) {
-    swr_error(ctx, NULL, NULL, "no rows: nothing to write");
+    stw_error(ctx, NULL, NULL, "no rows: nothing to write");
     return;
   }
   if (s->failed)
@@ -263,7 +262,7 @@ static void swr_final(sqlite3_context *ctx) {
   if (wt_cache_failures(wt_func_cache(ctx)) != s->failures) {
     /* a table or function of this extension failed since the first row:
     ** the statement is failing, and this call only frees the state */
-    swr_error(ctx, s, s->out, "the statement failed after its rows: nothing written");
+    stw_error(ctx, s, s->out, "the statement failed after its rows: nothing written");
     goto done;
   }
   if (wt_interrupted(call.db)) {
@@ -277,13 +276,13 @@ static void swr_final(sqlite3_context *ctx) {
   }
   sqlite3_result_int64(ctx, (sqlite3_int64)size);
 done:
-  swr_free(s);
+  stw_free(s);
   *ps = NULL;
 }
 
 int wt_register_st_write(sqlite3 *db, wt_cache *cache) {
-  int rc = wt_register_aggregate(db, "safetensors_write", 0, 3, swr_step, swr_final, cache);
+  int rc = wt_register_aggregate(db, "safetensors_write", 0, 3, stw_step, stw_final, cache);
   if (rc == SQLITE_OK)
-    rc = wt_register_aggregate(db, "safetensors_write", 0, 5, swr_step, swr_final, cache);
+    rc = wt_register_aggregate(db, "safetensors_write", 0, 5, stw_step, stw_final, cache);
   return rc;
 }

@@ -13,26 +13,26 @@
 #include "write/st_write_job.h"
 
 /* The aggregate's state (its aggregate context holds a pointer to it). */
-typedef struct swr_state {
+typedef struct stw_state {
   const char *fn; /* the SQL function, for messages (NULL: safetensors_write) */
   char *out;
-  swr_rows rows;
+  stw_rows rows;
   int failed;        /* a row failed: write nothing */
   uint64_t failures; /* wt_cache_failures() at the first row */
-} swr_state;
+} stw_state;
 
 /* Free a state and its rows (NULL is fine). */
-void swr_free(swr_state *s);
+void stw_free(stw_state *s);
 
 /* A new row of s named name (its other fields zero), or NULL with the
 ** error result set and s marked failed. */
-swr_row *swr_push(sqlite3_context *ctx, swr_state *s, sqlite3_value *name);
+stw_row *stw_push(sqlite3_context *ctx, stw_state *s, sqlite3_value *name);
 
 /* Fill r from the tensor named name in path (any path the tables take),
 ** in a function registered with wt_register_one() or
 ** wt_register_aggregate(): 0, or -1 with the error result set and s
 ** marked failed. */
-int swr_from_path(sqlite3_context *ctx, swr_state *s, sqlite3_value *name, sqlite3_value *path,
-                  swr_row *r);
+int stw_from_path(sqlite3_context *ctx, stw_state *s, sqlite3_value *name, sqlite3_value *path,
+                  stw_row *r);
 
 #endif

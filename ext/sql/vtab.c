@@ -55,6 +55,16 @@ char *wt_error_message(const char *fn, const char *path, const char *msg) {
   return sqlite3_mprintf("%s(): %s: %s", fn, path, msg);
 }
 
+void wt_result_error(sqlite3_context *ctx, const char *fn, const char *path, const char *msg) {
+  char *z = wt_error_message(fn, path, msg);
+  if (z == NULL) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_error(ctx, z, -1);
+  sqlite3_free(z);
+}
+
 void wt_free_state(wt_cursor *c) {
   sqlite3_free(c->state);
 }

@@ -123,7 +123,13 @@ void wt_free_state(wt_cursor *c);
 ** NULL), or SQLITE_NOMEM. */
 int wt_start_named_tensor(wt_cursor *c, int k, const wt_tensor **t, size_t size);
 
-/* Set an error result naming function fn and path: "fn(): path: msg". */
+/* An error message naming function fn and path: "fn(): path: msg" (path
+** NULL or empty: "fn(): msg"), sqlite3_malloc'd, or NULL when out of
+** memory. */
 char *wt_error_message(const char *fn, const char *path, const char *msg);
+
+/* Set that message as the error result of ctx (out of memory when it
+** cannot be made). */
+void wt_result_error(sqlite3_context *ctx, const char *fn, const char *path, const char *msg);
 
 #endif

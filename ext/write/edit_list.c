@@ -12,8 +12,6 @@
 #include "gguf_writer.h"
 #include "write_buf.h"
 
-#define U(x) ((unsigned long long)(x))
-
 /* The growth of the entry array. */
 #define RW_FIRST_CAP 64
 
@@ -77,6 +75,21 @@ int rw_from_model(rw_list *l, const wt_model *m, const unsigned char *data, wt_e
       return wt_fail(err, "out of memory copying the value of kv #%zu", i);
     e->val_len = l->vals.n - e->val_off;
   }
+  return 0;
+}
+
+int rw_set_number(rw_list *l, const char *key, uint32_t type, int64_t v, wt_error *err) {
+  int64_t i = rw_find(l, key, strlen(key));
+  size_t at = l->vals.n;
+  rw_entry *e;
+  int rc = gw_put_number(&l->vals, type, 0, v, 0);
+  if (rc == 1)
+    return wt_fail(err, "%s: %lld does not fit %s", key, (long long)v, gguf_type_name(type));
+  if (rc != 0 || (e = i >= 0 ? &l->e[i] : rw_push(l, key, strlen(key))) == NULL)
+    return wt_fail(err, "out of memory");
+  e->type = type;
+  e->val_off = at;
+  e->val_len = l->vals.n - at;
   return 0;
 }
 

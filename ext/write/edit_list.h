@@ -3,9 +3,9 @@
 ** of gguf_rewrite(), safetensors_rewrite() and gguf_split() change:
 ** entries removed, replaced, added, each value already encoded (GGUF: its
 ** bytes as version 3 stores them; safetensors: the string).  Pure C, no
-** SQLite: the edits come as rw_edit values, a JSON object's members as
-** SQLite's json_each() reads them (the SQL layer reads them so, for exact
-** 64-bit integers; sql/rewrite_edits.c).
+** SQLite: the edits come as rw_edit values, a JSON object's members
+** (edit_json.h reads them, exactly: 64-bit integers, strings with NULs),
+** with the kinds SQLite's json_each() names.
 ** Layer: write (uses formats/, base/).
 **
 ** An edit is a member of a JSON object: "key": value.
@@ -52,7 +52,7 @@ enum {
   RW_JSON_OBJECT
 };
 
-/* A JSON value as json_each() gives it. */
+/* A JSON value, as edit_json.c reads it. */
 typedef struct rw_value {
   int kind;                     /* RW_JSON_* */
   const char *text;             /* its text: a string's bytes, a number's digits, an array's JSON */
@@ -83,6 +83,12 @@ int rw_from_model(rw_list *l, const wt_model *m, const unsigned char *data, wt_e
 /* Apply the edits e[0..n) to l, in order (format: WT_FORMAT_GGUF or
 ** WT_FORMAT_SAFETENSORS): 0, or -1 with err set, naming the key. */
 int rw_apply(rw_list *l, int format, const rw_edit *e, size_t n, wt_error *err);
+
+/* Set key (NUL-terminated) to the integer v as a scalar of GGUF type
+** type, replacing the entry where l has it, else after the others: 0, or
+** -1 with err set (v does not fit the type, out of memory).  What
+** gguf_split gives its split.* keys. */
+int rw_set_number(rw_list *l, const char *key, uint32_t type, int64_t v, wt_error *err);
 
 /* Entry i's key and value. */
 wt_str rw_key(const rw_list *l, size_t i);

@@ -52,36 +52,23 @@ static int gs_assign(const rw_job *j, uint64_t max_tensors, uint64_t max_bytes, 
 }
 
 /* The keys of part k of n (of n_ts tensors in all): the first part's are
-** the input's; each gets the split keys. */
+** the input's; each gets the split keys, numbers of their types. */
 static int gs_keys(const rw_job *j, int k, int n, size_t n_ts, rw_list *l, wt_error *err) {
   static const char *const names[GS_N_KEYS] = {"split.no", "split.count", "split.tensors.count"};
-  static const char *const types[GS_N_KEYS] = {"UINT16", "UINT16", "INT32"};
+  static const uint32_t types[GS_N_KEYS] = {GGUF_TYPE_UINT16, GGUF_TYPE_UINT16, GGUF_TYPE_INT32};
   const int64_t vals[GS_N_KEYS] = {k, n, (int64_t)n_ts};
-  char digits[GS_N_KEYS][24];
-  rw_value v[GS_N_KEYS];
-  rw_edit e[GS_N_KEYS];
   int i;
   if (k == 0 && rw_from_model(l, &j->src->model, j->src->header, err) != 0)
     return -1;
-  for (i = 0; i < GS_N_KEYS; i++) {
-    memset(&v[i], 0, sizeof(v[i]));
-    v[i].kind = RW_JSON_INTEGER;
-    v[i].n = (size_t)snprintf(digits[i], sizeof(digits[i]), "%lld", (long long)vals[i]);
-    v[i].text = digits[i];
-    v[i].i = vals[i];
-    v[i].r = (double)vals[i];
-    memset(&e[i], 0, sizeof(e[i]));
-    e[i].key = names[i];
-    e[i].value.kind = RW_JSON_OBJECT;
-    e[i].value.type_name = types[i];
-    e[i].value.value = &v[i];
-  }
-  return rw_apply(l, WT_FORMAT_GGUF, e, GS_N_KEYS, err);
+  for (i = 0; i < GS_N_KEYS; i++)
+    if (rw_set_number(l, names[i], types[i], vals[i], err) != 0)
+      return -1;
+  return 0;
 }
 
 int wt_gguf_split(const wt_rewrite_req *r, wt_rewrite_res *res, wt_error *err) {
   rw_job j;
-  wt_out *out = NULL;
+  wt_out *out = NULL, **po = NULL;
   rw_list *keys = NULL;
   size_t *first = NULL;
   char path[4096];
@@ -97,20 +84,20 @@ int wt_gguf_split(const wt_rewrite_req *r, wt_rewrite_res *res, wt_error *err) {
   if (rw_open_input(&j, r->in, WT_FORMAT_GGUF, res, err) != 0)
     goto done;
   res->where = r->out;
+  j.be = j.src->model.big_endian; /* the parts in the input's byte order */
   if ((first = calloc(j.n_ts + 2, sizeof(*first))) == NULL) {
     wt_fail(err, "out of memory");
     goto done;
   }
   if ((n = gs_assign(&j, r->max_tensors, r->max_bytes, first, err)) < 0)
     goto done;
-  out = calloc((size_t)n, sizeof(*out));
+  out = calloc((size_t)n, sizeof(*out)); /* closed */
+  po = calloc((size_t)n, sizeof(*po));
   keys = calloc((size_t)n, sizeof(*keys));
-  if (out == NULL || keys == NULL) {
+  if (out == NULL || po == NULL || keys == NULL) {
     wt_fail(err, "out of memory");
     goto done;
   }
-  for (k = 0; k < n; k++)
-    out[k].fd = out[k].dirfd = -1;
   for (k = 0; k < n; k++) {
     if (snprintf(path, sizeof(path), "%s-%05d-of-%05d.gguf", r->out, k + 1, n) >=
         (int)sizeof(path)) {
@@ -118,19 +105,16 @@ int wt_gguf_split(const wt_rewrite_req *r, wt_rewrite_res *res, wt_error *err) {
       goto done;
     }
     for (m = 0; m < j.n_parts; m++)
-      if (wt_out_is_file(path, &j.parts[m]->file)) {
-        wt_fail(err, "%s is an input file: refusing to replace it", path);
+      if (wt_out_not_input(path, &j.parts[m]->file, NULL, err) != 0)
         goto done;
-      }
     if (gs_keys(&j, k, n, j.n_ts, &keys[k], err) != 0 ||
         rw_gguf(&j, j.ts + first[k], first[k + 1] - first[k], 0, path, &keys[k], &out[k], err) != 0)
       goto done;
   }
-  if (r->interrupted != NULL && r->interrupted(r->ctx, err))
-    goto done;
   for (k = 0; k < n; k++)
-    if (wt_out_commit(&out[k], err) != 0)
-      goto done;
+    po[k] = &out[k];
+  if (wt_out_commit_all(po, (size_t)n, err) != 0) /* polls the interrupt before renaming */
+    goto done;
   res->n_parts = n;
   rc = 0;
 done:
@@ -139,6 +123,7 @@ done:
   for (k = 0; keys != NULL && k < n; k++)
     rw_free(&keys[k]);
   free(out);
+  free(po);
   free(keys);
   free(first);
   rw_job_free(&j);

@@ -12,8 +12,6 @@
 #include "formats/ggml_type.h"
 #include "write_buf.h"
 
-#define U(x) ((unsigned long long)(x))
-
 static const char gw_magic[4] = {'G', 'G', 'U', 'F'};
 static const char gw_alignment_key[] = "general.alignment";
 
@@ -325,29 +323,76 @@ static int gw_layout(gw_tensor *t, size_t n, uint64_t alignment, uint64_t *data_
   return gw_unique(t, n, sizeof(*t), "tensor name", err);
 }
 
+/* Append a number of 4 or 8 bytes in the file's byte order. */
+static int gw_u32(wt_buf *out, uint32_t v, int be) {
+  return wb_u32(out, be ? __builtin_bswap32(v) : v);
+}
+
+static int gw_u64(wt_buf *out, uint64_t v, int be) {
+  return wb_u64(out, be ? __builtin_bswap64(v) : v);
+}
+
+/* Append a value checked by gw_value_check (little-endian, version 3) in
+** the file's byte order: big-endian, every number of it swapped (an
+** array's element type and count, string lengths, each element). */
+static int gw_put_value(wt_buf *out, uint32_t type, const unsigned char *val, size_t n, int be) {
+  uint64_t count = 1, i, len;
+  size_t pos = 0;
+  uint32_t et = type, size;
+  if (!be)
+    return wb_put(out, val, n);
+  if (type == GGUF_TYPE_ARRAY) {
+    et = gw_get32le(val);
+    count = gw_get64le(val + 4);
+    gw_u32(out, et, 1);
+    gw_u64(out, count, 1);
+    pos = 12;
+  }
+  size = gguf_type_size(et);
+  for (i = 0; i < count; i++) {
+    if (et == GGUF_TYPE_STRING) {
+      len = gw_get64le(val + pos);
+      gw_u64(out, len, 1);
+      wb_put(out, val + pos + 8, (size_t)len);
+      pos += 8 + (size_t)len;
+    } else {
+      gw_put_swapped(out, val + pos, size, 1);
+      pos += size;
+    }
+  }
+  return out->oom ? -1 : 0;
+}
+
 int gguf_write_header(const gw_kv *kv, size_t n_kv, gw_tensor *t, size_t n_t, wt_buf *out,
                       uint64_t *alignment, uint64_t *data_size, wt_error *err) {
+  return gguf_write_header_order(kv, n_kv, t, n_t, 0, out, alignment, data_size, err);
+}
+
+int gguf_write_header_order(const gw_kv *kv, size_t n_kv, gw_tensor *t, size_t n_t, int be,
+                            wt_buf *out, uint64_t *alignment, uint64_t *data_size, wt_error *err) {
   size_t i, start = out->n, len;
   int j;
   if (gw_check_kvs(kv, n_kv, alignment, err) != 0 ||
       gw_layout(t, n_t, *alignment, data_size, err) != 0)
     return -1;
   wb_put(out, gw_magic, sizeof(gw_magic));
-  wb_u32(out, GW_VERSION);
-  wb_u64(out, n_t);
-  wb_u64(out, n_kv);
+  gw_u32(out, GW_VERSION, be);
+  gw_u64(out, n_t, be);
+  gw_u64(out, n_kv, be);
   for (i = 0; i < n_kv; i++) {
-    gw_put_string(out, kv[i].key.p, kv[i].key.n);
-    wb_u32(out, kv[i].type);
-    wb_put(out, kv[i].val, kv[i].val_len);
+    gw_u64(out, kv[i].key.n, be);
+    wb_put(out, kv[i].key.p, kv[i].key.n);
+    gw_u32(out, kv[i].type, be);
+    gw_put_value(out, kv[i].type, kv[i].val, kv[i].val_len, be);
   }
   for (i = 0; i < n_t; i++) {
-    gw_put_string(out, t[i].name.p, t[i].name.n);
-    wb_u32(out, (uint32_t)t[i].ndim);
+    gw_u64(out, t[i].name.n, be);
+    wb_put(out, t[i].name.p, t[i].name.n);
+    gw_u32(out, (uint32_t)t[i].ndim, be);
     for (j = 0; j < t[i].ndim; j++)
-      wb_u64(out, t[i].dims[j]);
-    wb_u32(out, t[i].type);
-    wb_u64(out, t[i].data_start);
+      gw_u64(out, t[i].dims[j], be);
+    gw_u32(out, t[i].type, be);
+    gw_u64(out, t[i].data_start, be);
   }
   len = out->n - start;
   wb_fill(out, 0, (size_t)((*alignment - len % *alignment) % *alignment));

@@ -1,6 +1,6 @@
 /*
-** gguf_writer.h: encode a GGUF header (version 3, little-endian) from a
-** list of metadata entries and tensor infos: the bytes up to the start of
+** gguf_writer.h: encode a GGUF header (version 3, little-endian, or
+** big-endian when asked) from a list of metadata entries and tensor infos: the bytes up to the start of
 ** the data section, and where each tensor's bytes go in it.  Pure C: no
 ** SQLite, no file access.  What it writes re-parses with gguf_parse().
 ** Layer: write (pure C; uses formats/, base/).
@@ -56,6 +56,15 @@ typedef struct gw_tensor {
 ** part of a header. */
 int gguf_write_header(const gw_kv *kv, size_t n_kv, gw_tensor *t, size_t n_t, wt_buf *out,
                       uint64_t *alignment, uint64_t *data_size, wt_error *err);
+
+/* The same in a byte order: be 1 writes every number of the header
+** big-endian (the version, counts, lengths, value types, each element of
+** a value, dimensions, tensor types and offsets; the values are given
+** little-endian as always), as ggml writes a file on a big-endian host
+** and llama.cpp's gguf-py/gguf/scripts/gguf_convert_endian.py makes one;
+** the parser reads such a file by its version field. */
+int gguf_write_header_order(const gw_kv *kv, size_t n_kv, gw_tensor *t, size_t n_t, int be,
+                            wt_buf *out, uint64_t *alignment, uint64_t *data_size, wt_error *err);
 
 /* 0 when val[0..n) is exactly one well-formed value of type, else -1 with
 ** err set (a sentence without the key). */

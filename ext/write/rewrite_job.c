@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte_swap.h"
 #include "formats/gguf_value.h"
 #include "gguf_writer.h"
 #include "rewrite_job_int.h"
@@ -126,6 +127,14 @@ static int rw_write(const rw_job *j, const rw_tsrc *ts, size_t n_ts, int whole, 
     keys[i] = (wt_job_key){rw_key(l, i), l->e[i].type, rw_val(l, i), l->e[i].val_len};
   for (i = 0; i < n_ts; i++) {
     const wt_tensor *s = ts[i].t;
+    unsigned swap = 0;
+    if (m->format == WT_FORMAT_GGUF && ts[i].src->model.big_endian != j->be &&
+        (swap = wt_swap_width(s->type_id)) == 0) {
+      char q[WT_QUOTE_SIZE];
+      wt_swap_refuse(err, wt_quote(q, sizeof(q), s->name.p, s->name.n),
+                     s->dtype.n > 0 ? s->dtype.p : "of an unknown type");
+      goto done;
+    }
     t[i] = (wt_job_tensor){.name = s->name,
                            .type_id = s->type_id,
                            .ndim = s->ndim,
@@ -134,8 +143,10 @@ static int rw_write(const rw_job *j, const rw_tsrc *ts, size_t n_ts, int whole, 
                            .data_start = start[i],
                            .from = WT_FROM_FILE,
                            .file = &ts[i].src->file,
-                           .file_off = s->offset};
-    whole = whole && start[i] == s->data_start; /* the input's layout: copied whole */
+                           .file_off = s->offset,
+                           .swap = swap > 1 ? swap : 0};
+    /* the input's layout and byte order: copied whole */
+    whole = whole && start[i] == s->data_start && t[i].swap == 0;
   }
   for (k = 0; k < j->n_parts; k++)
     files[k] = &j->parts[k]->file;
@@ -185,7 +196,7 @@ int rw_gguf(const rw_job *j, const rw_tsrc *ts, size_t n_ts, int whole, const ch
     for (k = 0; k < s->ndim; k++)
       t[i].dims[k] = s->dims[k];
   }
-  if (gguf_write_header(kv, l->n, t, n_ts, &hdr, &align, &data, err) != 0)
+  if (gguf_write_header_order(kv, l->n, t, n_ts, j->be, &hdr, &align, &data, err) != 0)
     goto done;
   for (i = 0; i < n_ts; i++)
     start[i] = t[i].data_start;
@@ -259,7 +270,6 @@ int wt_rewrite(const wt_rewrite_req *r, wt_rewrite_res *res, wt_error *err) {
   int k, rc = -1;
   memset(&j, 0, sizeof(j));
   memset(&out, 0, sizeof(out));
-  out.fd = out.dirfd = -1;
   j.req = r;
   j.verify = r->verify;
   res->where = r->out;
@@ -270,12 +280,14 @@ int wt_rewrite(const wt_rewrite_req *r, wt_rewrite_res *res, wt_error *err) {
   if (rw_open_input(&j, r->in, r->format, res, err) != 0)
     goto done;
   res->where = r->out;
-  for (k = 0; k < j.n_parts; k++)
-    if (!r->overwrite && wt_out_is_file(r->out, &j.parts[k]->file)) {
-      wt_fail(err, "this is the input file: refusing to replace it (options '{\"overwrite\": 1}' "
-                   "allow it)");
+  j.be = r->byte_order == WT_ORDER_KEEP ? j.src->model.big_endian : r->byte_order == WT_ORDER_BIG;
+  if (j.be && r->format != WT_FORMAT_GGUF) {
+    wt_fail(err, "safetensors is little-endian: no other byte order can be written");
+    goto done;
+  }
+  for (k = 0; k < j.n_parts && !r->overwrite; k++)
+    if (wt_out_not_input(r->out, &j.parts[k]->file, "options '{\"overwrite\": 1}'", err) != 0)
       goto done;
-    }
   if (rw_from_model(&l, &j.src->model, j.src->header, err) != 0 ||
       (j.n_parts > 1 && rw_unsplit(&l, err) != 0) ||
       rw_apply(&l, r->format, r->edits, r->n_edits, err) != 0)

@@ -25,6 +25,11 @@
 #include "base/model.h"
 #include "edit_list.h"
 
+/* The byte order of a rewritten GGUF: the input's, or one asked for (the
+** tensors then swapped element by element where the input's differs;
+** byte_swap.h says which types can be). */
+enum { WT_ORDER_KEEP = 0, WT_ORDER_LITTLE, WT_ORDER_BIG };
+
 /* A call's request. */
 typedef struct wt_rewrite_req {
   const char *out;      /* the output path; gguf_split: the parts' prefix */
@@ -33,6 +38,7 @@ typedef struct wt_rewrite_req {
   const rw_edit *edits; /* applied in order (rewrite only) */
   size_t n_edits;
   int overwrite;        /* the output may name the input */
+  int byte_order;       /* rewrite of a GGUF: WT_ORDER_KEEP (the input's), _LITTLE or _BIG */
   int verify;           /* compare the tensors' bytes (gguf_split: always) */
   uint64_t max_tensors; /* gguf_split: tensors per part (0: by bytes) */
   uint64_t max_bytes;   /* gguf_split: bytes per part, tensors padded to 32 */

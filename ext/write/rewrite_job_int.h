@@ -29,6 +29,8 @@ typedef struct rw_job {
   size_t n_ts;
   int whole;  /* ts is src's tensors in their order (the data section may be copied whole) */
   int verify; /* compare the tensors' bytes */
+  int be;     /* GGUF: the output is big-endian (a tensor of an input of the other order is
+              ** swapped element by element, byte_swap.h) */
 } rw_job;
 
 /* Open the input named in as format (a split GGUF: every part, from its

@@ -15,8 +15,6 @@
 #include "formats/safetensors_parser.h"
 #include "write_buf.h"
 
-#define U(x) ((unsigned long long)(x))
-
 static const char sw_metadata_key[] = "__metadata__";
 
 /* Byte order of two names, then length (Rust's String ordering). */

@@ -76,14 +76,14 @@ static void sts_json_string(wt_buf *b, const char *s) {
 }
 
 static int sts_name_cmp(const void *a, const void *b) {
-  return strcmp((*(const swr_row *const *)a)->name, (*(const swr_row *const *)b)->name);
+  return strcmp((*(const stw_row *const *)a)->name, (*(const stw_row *const *)b)->name);
 }
 
 /* The index of rows[0..n) (shard[i]: row i's, from 1) with shard file
 ** names base[k]. */
-static int sts_index(const swr_row *rows, size_t n, const int *shard, char **base, wt_buf *b) {
+static int sts_index(const stw_row *rows, size_t n, const int *shard, char **base, wt_buf *b) {
   uint64_t total = 0;
-  const swr_row **order = malloc((n + 1) * sizeof(*order));
+  const stw_row **order = malloc((n + 1) * sizeof(*order));
   size_t i;
   if (order == NULL)
     return -1;
@@ -110,7 +110,7 @@ static int sts_index(const swr_row *rows, size_t n, const int *shard, char **bas
 
 /* Give each row its shard (from 1) in shard[]; first[k]: shard k's first
 ** row.  Returns the number of shards. */
-static int sts_assign(const swr_row *rows, size_t n, uint64_t max, int *shard, size_t *first) {
+static int sts_assign(const stw_row *rows, size_t n, uint64_t max, int *shard, size_t *first) {
   uint64_t used = 0;
   size_t i;
   int k = 0;
@@ -126,17 +126,19 @@ static int sts_assign(const swr_row *rows, size_t n, uint64_t max, int *shard, s
   return k;
 }
 
-int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t max,
-                const swr_cancel *cancel, int *n_files, wt_error *err) {
-  swr_job *job = NULL;
+int wt_st_split(const char *folder, const stw_row *rows, size_t n_rows, uint64_t max,
+                const stw_cancel *cancel, int *n_files, wt_error *err) {
+  stw_job *job = NULL;
   char **base = NULL, path[STS_PATH_MAX];
   int *shard = calloc(n_rows + 1, sizeof(*shard));
   size_t *first = calloc(n_rows + 2, sizeof(*first));
   wt_buf index = {0};
-  wt_out iout;
+  wt_out iout, **po = NULL;
+  stw_job all; /* every source, for the metadata they agree on */
+  stw_meta meta = {0};
   int n = 0, k, created = 0, rc = -1;
   memset(&iout, 0, sizeof(iout));
-  iout.fd = iout.dirfd = -1;
+  stw_job_init(&all, cancel);
   if (shard == NULL || first == NULL) {
     wt_fail(err, "out of memory");
     goto done;
@@ -156,6 +158,8 @@ int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t
     wt_fail(err, "no tensors: nothing to write");
     goto done;
   }
+  if (stw_agreed_meta(&all, rows, n_rows, NULL, &meta, err) != 0)
+    goto done;
   job = calloc((size_t)n, sizeof(*job));
   base = calloc((size_t)n, sizeof(*base));
   if (job == NULL || base == NULL) {
@@ -163,7 +167,7 @@ int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t
     goto done;
   }
   for (k = 0; k < n; k++)
-    swr_job_init(&job[k], cancel);
+    stw_job_init(&job[k], cancel);
   for (k = 0; k < n; k++) {
     char name[64];
     if (n == 1)
@@ -178,7 +182,7 @@ int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t
       wt_fail(err, "the folder path is too long");
       goto done;
     }
-    if (swr_prepare(&job[k], path, rows + first[k], first[k + 1] - first[k], err) != 0)
+    if (stw_prepare(&job[k], path, rows + first[k], first[k + 1] - first[k], &meta, err) != 0)
       goto done;
   }
   if (n > 1) {
@@ -191,12 +195,15 @@ int wt_st_split(const char *folder, const swr_row *rows, size_t n_rows, uint64_t
     if (wt_out_open(&iout, path, err) != 0 || wt_out_write(&iout, index.p, index.n, err) != 0)
       goto done;
   }
-  if (cancel->interrupted != NULL && cancel->interrupted(cancel->ctx, err))
+  if ((po = calloc((size_t)n + 1, sizeof(*po))) == NULL) {
+    wt_fail(err, "out of memory");
     goto done;
+  }
   for (k = 0; k < n; k++)
-    if (wt_out_commit(&job[k].out, err) != 0)
-      goto done;
-  if (n > 1 && wt_out_commit(&iout, err) != 0)
+    po[k] = &job[k].out;
+  /* the index last */
+  po[n] = &iout;
+  if (wt_out_commit_all(po, (size_t)n + (n > 1), err) != 0) /* polls the interrupt first */
     goto done;
   *n_files = n + (n > 1);
   created = 0;
@@ -205,15 +212,18 @@ done:
   wt_out_abort(&iout);
   for (k = 0; k < n; k++) {
     if (job)
-      swr_job_free(&job[k]);
+      stw_job_free(&job[k]);
     if (base)
       free(base[k]);
   }
   free(job);
+  free(po);
   free(base);
   free(shard);
   free(first);
   free(index.p);
+  free(meta.v);
+  stw_job_free(&all);
   if (created)
     rmdir(folder);
   return rc;

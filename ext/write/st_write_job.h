@@ -8,8 +8,10 @@
 ** Layer: write (uses bytes/, formats/, base/).
 **
 ** A file is written as the safetensors crate writes one
-** (safetensors_writer.h: the crate's tensor order, no __metadata__)
-** through write_job.h: each source file is opened once and must still be
+** (safetensors_writer.h: the crate's tensor order), with the __metadata__
+** entries that every safetensors file among the sources has with the same
+** value (GGUF files and BLOBs carry none and are not counted; every shard of
+** a split gets those of all its sources), through write_job.h: each source file is opened once and must still be
 ** the file its row read (device, inode, size, modification time) and not
 ** the output; the tensors are copied by reference, read back and compared
 ** (names, dtypes, shapes, places, and the XXH3-64 of every tensor's bytes
@@ -25,7 +27,7 @@
 #include "base/model.h"
 
 /* One tensor to write and where its bytes are. */
-typedef struct swr_row {
+typedef struct stw_row {
   char *name; /* NUL-terminated */
   size_t name_len;
   int dtype; /* index in the dtype table */
@@ -36,31 +38,31 @@ typedef struct swr_row {
   uint64_t dev, ino, size;
   int64_t mtime_ns; /* that file's identity when the row was read */
   unsigned char *blob;
-} swr_row;
+} stw_row;
 
 /* The rows of a call, in order. */
-typedef struct swr_rows {
-  swr_row *v;
+typedef struct stw_rows {
+  stw_row *v;
   size_t n, cap;
-} swr_rows;
+} stw_rows;
 
 /* A new row named name[0..n) at the end of l (its other fields zero), or
 ** NULL when out of memory. */
-swr_row *swr_rows_push(swr_rows *l, const char *name, size_t n);
+stw_row *stw_rows_push(stw_rows *l, const char *name, size_t n);
 
 /* Free the rows and what they hold. */
-void swr_rows_free(swr_rows *l);
+void stw_rows_free(stw_rows *l);
 
 /* How a job reports an interrupt: polled while copying and before the
 ** rename; non-zero stops the job with err set. */
-typedef struct swr_cancel {
+typedef struct stw_cancel {
   int (*interrupted)(void *ctx, wt_error *err);
   void *ctx;
-} swr_cancel;
+} stw_cancel;
 
 /* safetensors_write(): write rows[0..n) to the local file out: 0 with
 ** *size its bytes, or -1 with err set and out as it was. */
-int wt_st_write(const char *out, const swr_row *rows, size_t n, const swr_cancel *cancel,
+int wt_st_write(const char *out, const stw_row *rows, size_t n, const stw_cancel *cancel,
                 uint64_t *size, wt_error *err);
 
 /* safetensors_split(): write rows[0..n) (in order) as shards of at most
@@ -68,7 +70,7 @@ int wt_st_write(const char *out, const swr_row *rows, size_t n, const swr_cancel
 ** made when it does not exist, with model.safetensors.index.json when
 ** there is more than one shard: 0 with *n_files the files written, or -1
 ** with err set and the folder as it was (one made by the call removed). */
-int wt_st_split(const char *folder, const swr_row *rows, size_t n, uint64_t max_shard_bytes,
-                const swr_cancel *cancel, int *n_files, wt_error *err);
+int wt_st_split(const char *folder, const stw_row *rows, size_t n, uint64_t max_shard_bytes,
+                const stw_cancel *cancel, int *n_files, wt_error *err);
 
 #endif

@@ -9,31 +9,47 @@
 
 #include "bytes/source.h"
 #include "out_file.h"
+#include "safetensors_writer.h"
 #include "st_write_job.h"
 
 /* A source file opened for a file, by path. */
-typedef struct swr_open {
+typedef struct stw_open {
   const char *path;
   wt_source *src;
-} swr_open;
+} stw_open;
 
 /* One output under way: the file and the sources opened for it. */
-typedef struct swr_job {
-  const swr_cancel *cancel;
+typedef struct stw_job {
+  const stw_cancel *cancel;
   wt_out out;
-  swr_open *open;
+  stw_open *open;
   size_t n_open;
-} swr_job;
+} stw_job;
+
+/* The __metadata__ a file gets (pointing into the sources that hold it). */
+typedef struct stw_meta {
+  sw_meta *v; /* malloc'd */
+  size_t n;
+} stw_meta;
 
 /* Start a job (j->out closed, nothing opened) that cancel interrupts. */
-void swr_job_init(swr_job *j, const swr_cancel *cancel);
+void stw_job_init(stw_job *j, const stw_cancel *cancel);
 
-/* Write rows[0..n) to a temporary file for path (j->out), read it back and
-** compare it: 0 (then wt_out_commit(&j->out) puts it in place), or -1 with
-** err set. */
-int swr_prepare(swr_job *j, const char *path, const swr_row *rows, size_t n, wt_error *err);
+/* Open the sources of rows[0..n) in j (none of them the file out, when
+** out is not NULL) and set *m to the __metadata__ entries that every
+** safetensors file among them has with the same value, in the first one's
+** order (GGUF files and BLOBs have none and are not counted; no
+** safetensors source, no entry): 0, or -1 with err set.  Free m->v. */
+int stw_agreed_meta(stw_job *j, const stw_row *rows, size_t n, const char *out, stw_meta *m,
+                    wt_error *err);
+
+/* Write rows[0..n) with the metadata m to a temporary file for path
+** (j->out), read it back and compare it: 0 (then wt_out_commit(&j->out)
+** puts it in place), or -1 with err set. */
+int stw_prepare(stw_job *j, const char *path, const stw_row *rows, size_t n, const stw_meta *m,
+                wt_error *err);
 
 /* Release what a job holds (its temporary file removed if not committed). */
-void swr_job_free(swr_job *j);
+void stw_job_free(stw_job *j);
 
 #endif

@@ -23,10 +23,14 @@
 **      against the bytes the encoder gave; and checks that every source is
 **      unchanged;
 **   4. leaves the file unnamed, or under a temporary name: the caller
-**      commits it (wt_out_commit: fsync, rename over the target, fsync of
-**      the folder) when every file of the call is written and checked, or
-**      aborts it (wt_out_abort).  On any failure wt_job_write() has already
-**      removed it: the target keeps what it had.
+**      commits it (wt_out_commit, or wt_out_commit_all for the files of
+**      one call: fsync, the interrupt check once more, rename over the
+**      target, fsync of the folder) when every file of the call is
+**      written and checked, or aborts it (wt_out_abort).  On any failure
+**      wt_job_write() has already removed it: the target keeps what it
+**      had.  An interrupt that comes while the file is read back is so
+**      honoured before the rename: the statement never both fails and
+**      replaces the target.
 **
 ** A new writer plugs in by building a wt_job: encode the header from its
 ** keys and tensor infos, list the tensors in data order with the place the
@@ -35,7 +39,8 @@
 ** reads its source and calls wt_job_put() until the tensor's nbytes are
 ** given.  No SQLite here: the SQL layer converts arguments, calls a job and
 ** turns its error into an SQL error; the only call back up is the
-** interrupt check the caller passes in (polled every WT_OUT_POLL bytes).
+** interrupt check the caller passes in (polled every WT_OUT_POLL bytes and
+** once more before the rename).
 ** Layer: write (uses bytes/, formats/, base/).
 */
 #ifndef WT_WRITE_JOB_H
@@ -74,6 +79,15 @@ typedef struct wt_job_tensor {
   int from;            /* WT_FROM_* */
   const wt_file *file; /* WT_FROM_FILE: bytes [file_off, file_off + nbytes) of file */
   uint64_t file_off;
+  /* WT_FROM_FILE: 2, 4 or 8 to reverse each element of that many bytes
+  ** (the other byte order, byte_swap.h); 0: the bytes as they are */
+  unsigned swap;
+  /* WT_FROM_FILE, optional: the XXH3-64 of those bytes (hex, as bytes/digest.h
+  ** writes it) when the caller has read them already (a converter that
+  ** looked at them before copying): the read-back compares with it instead
+  ** of reading the file again (the new file's elements swapped back when
+  ** swap says); the file is still checked unchanged. */
+  const char *file_hash;
   const unsigned char *mem; /* WT_FROM_MEMORY: nbytes bytes */
   wt_encode_fn encode;      /* WT_FROM_ENCODER: called with encode_ctx and the index */
   void *encode_ctx;
@@ -110,14 +124,16 @@ typedef struct wt_job {
   uint64_t data_from_off;
   const wt_file *const *sources; /* checked unchanged once the bytes are compared */
   size_t n_sources;
-  /* Polled during copies and encodes: non-zero stops the job, err set. */
+  /* Polled during copies and encodes, and by wt_out_commit() before the
+  ** rename: non-zero stops the job, err set. */
   int (*interrupted)(void *ctx, wt_error *err);
   void *ctx;
 } wt_job;
 
 /* Write j to a temporary file for j->path (into *out, which must be
-** closed: fd and dirfd -1), read it back and compare it: 0, the file ready
-** for wt_out_commit(out), or -1 with err set and the file removed. */
+** closed: zeroed, committed or aborted), read it back and compare it: 0,
+** the file ready for wt_out_commit(out), which polls j->interrupted once
+** more before the rename, or -1 with err set and the file removed. */
 int wt_job_write(const wt_job *j, wt_out *out, wt_error *err);
 
 #endif

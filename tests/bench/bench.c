@@ -574,6 +574,8 @@ int main(int argc, char **argv) {
   run_remote();
   if (selected("write") && sql_has_function(db, "gguf_rewrite"))
     run_write(ext_path, &in);
+  if (selected("convert") && sql_has_function(db, "gguf_convert"))
+    run_convert(ext_path, &in);
 
   report_note("header sizes: safetensors %.1f KB; GGUF %.2f MB, in a %.2f GB file (%.0fx): "
               "the listing floors read only the header, so a listing within its target does "

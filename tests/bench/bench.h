@@ -12,6 +12,8 @@
 **   bench_sql.c     the same work through SQLite and the extension
 **   bench_report.c  the results table on stdout and in RESULTS.md
 **   bench_weights_report.c  weights_report() of a 100k-tensor file (issue 16)
+**   bench_write.c   the writers against a durable copy
+**   bench_convert.c gguf_convert() against a durable copy (issue 32)
 **   bench_mmap.c    tensor bytes through the guarded mapping against pread
 **   bench_process.c whole processes: sqlite3 with the extension against
 **                   a C lister (lister/gguf_list.c) and a Python reader
@@ -87,6 +89,9 @@ void gen_iq2xxs(bench_inputs *in, int verbose);
 /* Print "bench: <message>" and exit(1); with errno's text when sys. */
 void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void bench_die_sys(const char *what) __attribute__((noreturn));
+
+/* snprintf that ends the run rather than cut a path or a query short. */
+void bench_fmt(char *out, size_t n, const char *f, ...) __attribute__((format(printf, 3, 4)));
 
 /* The clock, in seconds: the process's CPU time (user + system), which a
 ** shared machine disturbs less than wall time; the monotonic wall clock
@@ -233,6 +238,37 @@ void run_mmap(const bench_inputs *in, const char *ext_path, int reps, const char
 
 /* gguf_rewrite() and safetensors_write() against a durable copy; add rows. */
 void run_write(const char *ext_path, const bench_inputs *in);
+
+/* The writers' floor: a copy of ranges of files into a new file (out) by
+** copy_file_range(2), fsynced when durable, renamed, then removed; what
+** `cp` then `sync FILE` does.  A bench_fn of a copy_arg. */
+#define SHARDS 3
+typedef struct copy_arg {
+  const char *out;
+  const char *src[SHARDS];
+  uint64_t off[SHARDS], n[SHARDS];
+  int n_src;
+  int durable; /* fsync and rename, as the functions do */
+} copy_arg;
+void floor_copy(void *p);
+
+/* A writer's run, a bench_fn of an ext_arg: the query (which must give a
+** row), then the output removed. */
+typedef struct ext_arg {
+  sqlite3 *db;
+  const char *sql, *out;
+} ext_arg;
+void ext_write(void *p);
+
+/* The median wall-clock seconds of WRITE_REPS runs of fn (a writer's). */
+#define WRITE_REPS 3
+double median_of(bench_fn fn, void *arg);
+
+/* ---- gguf_convert() (bench_convert.c) ---- */
+
+/* gguf_convert() of the SmolLM2-shaped checkpoint to BF16 and Q8_0 against
+** a durable copy of its bytes, and its peak memory; add rows. */
+void run_convert(const char *ext_path, const bench_inputs *in);
 
 /* ---- report (bench_report.c) ---- */
 

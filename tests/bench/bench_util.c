@@ -28,6 +28,16 @@ void bench_die(const char *fmt, ...) {
   exit(1);
 }
 
+void bench_fmt(char *out, size_t n, const char *f, ...) {
+  va_list ap;
+  int k;
+  va_start(ap, f);
+  k = vsnprintf(out, n, f, ap);
+  va_end(ap);
+  if (k < 0 || (size_t)k >= n)
+    bench_die("a path or query is too long");
+}
+
 void bench_die_sys(const char *what) {
   bench_die("%s: %s", what, strerror(errno));
 }

@@ -18,7 +18,6 @@
 */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,36 +26,15 @@
 
 #include "bench.h"
 
-#define WRITE_REPS         3
 #define WRITE_MAX_RATIO    1.2
 #define WRITE_MEMORY_SLACK ((double)(64 << 20))
-#define SHARDS             3
 
-/* snprintf that ends the run rather than cut a path or a query short. */
-__attribute__((format(printf, 3, 4))) static void fmt(char *out, size_t n, const char *f, ...) {
-  va_list ap;
-  int k;
-  va_start(ap, f);
-  k = vsnprintf(out, n, f, ap);
-  va_end(ap);
-  if (k < 0 || (size_t)k >= n)
-    bench_die("bench_write: a path or query is too long");
-}
-
-/* A durable copy of ranges of files into a new file: the floor. */
-typedef struct copy_arg {
-  const char *out;
-  const char *src[SHARDS];
-  uint64_t off[SHARDS], n[SHARDS];
-  int n_src;
-  int durable; /* fsync and rename, as the functions do */
-} copy_arg;
-
-static void floor_copy(void *p) {
+/* A durable copy of ranges of files into a new file: the floor (bench.h). */
+void floor_copy(void *p) {
   const copy_arg *a = p;
   char tmp[4200];
   int i, fd;
-  fmt(tmp, sizeof(tmp), "%s.tmp", a->out);
+  bench_fmt(tmp, sizeof(tmp), "%s.tmp", a->out);
   fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0)
     bench_die_sys(tmp);
@@ -79,13 +57,8 @@ static void floor_copy(void *p) {
   unlink(a->out);
 }
 
-/* The extension's run: the query, then the output removed. */
-typedef struct ext_arg {
-  sqlite3 *db;
-  const char *sql, *out;
-} ext_arg;
-
-static void ext_write(void *p) {
+/* The extension's run: the query, then the output removed (bench.h). */
+void ext_write(void *p) {
   const ext_arg *a = p;
   char *err = NULL, *v = sql_value(a->db, a->sql, NULL, &err);
   if (v == NULL)
@@ -94,8 +67,8 @@ static void ext_write(void *p) {
   unlink(a->out);
 }
 
-/* Median seconds of WRITE_REPS runs of fn. */
-static double median_of(bench_fn fn, void *arg) {
+/* Median seconds of WRITE_REPS runs of fn (bench.h). */
+double median_of(bench_fn fn, void *arg) {
   double t[WRITE_REPS];
   int r;
   for (r = 0; r < WRITE_REPS; r++) {
@@ -126,12 +99,12 @@ static void run_rewrite(const char *ext_path, const bench_inputs *in, sqlite3 *d
   copy_arg c = {0};
   ext_arg e = {db, sql, out};
   double f, fc, x, xn, bare, peak, limit;
-  fmt(out, sizeof(out), "%s/rewritten.gguf", dir);
-  fmt(sql, sizeof(sql),
-      "SELECT gguf_rewrite('%s', '%s', json_object('tokenizer.chat_template', "
-      "'{%%- for m in messages %%}<|start_header_id|>{{ m.role }}<|end_header_id|>"
-      "{{ m.content }}<|eot_id|>{%%- endfor %%}'))",
-      out, in->gguf_path);
+  bench_fmt(out, sizeof(out), "%s/rewritten.gguf", dir);
+  bench_fmt(sql, sizeof(sql),
+            "SELECT gguf_rewrite('%s', '%s', json_object('tokenizer.chat_template', "
+            "'{%%- for m in messages %%}<|start_header_id|>{{ m.role }}<|end_header_id|>"
+            "{{ m.content }}<|eot_id|>{%%- endfor %%}'))",
+            out, in->gguf_path);
   c = (copy_arg){out, {in->gguf_path}, {0}, {in->gguf_size}, 1, 1};
   fprintf(stderr, "bench: gguf_rewrite of the %.1f GB GGUF\n", (double)in->gguf_size / 1e9);
   f = median_of(floor_copy, &c);
@@ -143,7 +116,7 @@ static void run_rewrite(const char *ext_path, const bench_inputs *in, sqlite3 *d
            "alone (no fsync): %.2f s",
            fc);
   add_row("gguf_rewrite: a new chat template (4.9 GB)", f, x, in->gguf_size, note);
-  fmt(nov, sizeof(nov), "%.*s, '{\"verify\": 0}')", (int)strlen(sql) - 1, sql);
+  bench_fmt(nov, sizeof(nov), "%.*s, '{\"verify\": 0}')", (int)strlen(sql) - 1, sql);
   e.sql = nov;
   xn = median_of(ext_write, &e);
   add_row("gguf_rewrite, \"verify\": 0", f, xn, in->gguf_size,
@@ -176,25 +149,27 @@ static void run_merge(const bench_inputs *in, sqlite3 *db, const char *dir) {
   uint64_t bytes = 0;
   double f, x;
   int k;
-  fmt(shards, sizeof(shards), "%s/smollm-3-shards", dir);
+  bench_fmt(shards, sizeof(shards), "%s/smollm-3-shards", dir);
   bench_mkdirs(shards);
   for (k = 0; k < SHARDS; k++) {
-    fmt(paths[k], sizeof(paths[k]), "%s/model-%05d-of-%05d.safetensors", shards, k + 1, SHARDS);
+    bench_fmt(paths[k], sizeof(paths[k]), "%s/model-%05d-of-%05d.safetensors", shards, k + 1,
+              SHARDS);
     if (bench_file_size(paths[k]) > 0)
       continue;
-    fmt(sql, sizeof(sql),
-        "WITH t AS (SELECT name, path, ntile(%d) OVER (ORDER BY offset) AS k "
-        "FROM tensors('%s')) SELECT safetensors_write('%s', name, path) FROM t WHERE k = %d",
-        SHARDS, in->st_path, paths[k], k + 1);
+    bench_fmt(sql, sizeof(sql),
+              "WITH t AS (SELECT name, path, ntile(%d) OVER (ORDER BY offset) AS k "
+              "FROM tensors('%s')) SELECT safetensors_write('%s', name, path) FROM t WHERE k = %d",
+              SHARDS, in->st_path, paths[k], k + 1);
     if ((v = sql_value(db, sql, NULL, &err)) == NULL)
       bench_die("making the shards: %s", err ? err : "no row");
     sqlite3_free(v);
   }
   /* the index, as transformers writes it: total_size and the weight map */
-  fmt(out, sizeof(out), "%s/model.safetensors.index.json", shards);
+  bench_fmt(out, sizeof(out), "%s/model.safetensors.index.json", shards);
   if (bench_file_size(out) <= 0) {
     FILE *f;
-    fmt(sql, sizeof(sql),
+    bench_fmt(
+        sql, sizeof(sql),
         "WITH t AS (SELECT name, nbytes, ntile(%d) OVER (ORDER BY offset) AS k FROM tensors('%s')) "
         "SELECT json_object('metadata', json_object('total_size', sum(nbytes)), 'weight_map', "
         "json_group_object(name, printf('model-%%05d-of-%%05d.safetensors', k, %d))) FROM t",
@@ -222,9 +197,9 @@ static void run_merge(const bench_inputs *in, sqlite3 *db, const char *dir) {
   c.out = out;
   c.n_src = SHARDS;
   c.durable = 1;
-  fmt(out, sizeof(out), "%s/merged.safetensors", dir);
-  fmt(sql, sizeof(sql), "SELECT safetensors_write('%s', name, path) FROM tensors('%s')", out,
-      shards);
+  bench_fmt(out, sizeof(out), "%s/merged.safetensors", dir);
+  bench_fmt(sql, sizeof(sql), "SELECT safetensors_write('%s', name, path) FROM tensors('%s')", out,
+            shards);
   fprintf(stderr, "bench: safetensors_write merging %d shards\n", SHARDS);
   f = median_of(floor_copy, &c);
   x = median_of(ext_write, &e);
@@ -236,7 +211,7 @@ void run_write(const char *ext_path, const bench_inputs *in) {
   char dir[4200];
   sqlite3 *db = sql_open(ext_path);
   int wall = bench_wall_clock;
-  fmt(dir, sizeof(dir), "%s/write", in->cache);
+  bench_fmt(dir, sizeof(dir), "%s/write", in->cache);
   bench_mkdirs(dir);
   bench_wall_clock = 1;
   run_rewrite(ext_path, in, db, dir);

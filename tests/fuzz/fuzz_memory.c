@@ -42,9 +42,8 @@
 ** (plan/memory_fit.h) for fuzzed budgets, each memory's exact total and
 ** one byte less, and no VRAM budget: per memory (RAM, then VRAM) a row
 ** per part present, VRAM's cuda_pages (each CUDA buffer of 2 MiB or more
-** rounded up to 2 MiB, the smaller ones together, and 2 MiB more), a total, RAM's mapped span; each
-*part's nbytes
-** the sum of its resident rows, its at_least that sum with the unknown
+** rounded up to 2 MiB, the smaller ones together, and 2 MiB more), a
+** total, RAM's mapped span; each part's nbytes the sum of its resident rows, its at_least that sum with the unknown
 ** rows' floors (in 128 bits: a wrapped sum must say so); a total fits (1)
 ** only when every part is known and it is within the budget, does not
 ** (0) only when the total, or what it cannot be below, passes the budget,

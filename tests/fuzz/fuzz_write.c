@@ -5,7 +5,8 @@
 ** 4-byte edits follow (mod 16), the rest is the file.  The file is parsed
 ** (GGUF or safetensors; when neither parses, an empty model of the format
 ** the first edit names), the edits are applied to the harness's own list
-** of its metadata (GGUF: keys removed, added and retyped with numbers,
+** of its metadata (GGUF, written little- or big-endian as the first
+** edit's bit 0x20 says: keys removed, added and retyped with numbers,
 ** strings of any bytes up to 1 MiB, arrays of every element type, nested
 ** arrays included; safetensors: keys removed, added and changed, values
 ** with quotes, backslashes, control bytes and multi-byte UTF-8, the crate's
@@ -175,7 +176,7 @@ static void gguf_run(const uint8_t *edits, int n_edits, const uint8_t *file, siz
   uint64_t align, data, want_align;
   unsigned char *out = NULL;
   size_t i, n;
-  int k, j, must_fail = 0, rc;
+  int k, j, must_fail = 0, rc, be = n_edits > 0 && (edits[0] & 0x20);
   for (i = 0; i < m->n_meta && n_ents < MAX_ENTRIES - MAX_EDITS; i++) {
     entry *e = &ents[n_ents++];
     wb_put(&e->key, m->meta[i].key.p, m->meta[i].key.n);
@@ -198,7 +199,7 @@ static void gguf_run(const uint8_t *edits, int n_edits, const uint8_t *file, siz
                     ents[i].type,
                     (const unsigned char *)ents[i].val.p,
                     ents[i].val.n};
-  rc = gguf_write_header(kv, n_ents, t, m->n_tensors, &hdr, &align, &data, &err);
+  rc = gguf_write_header_order(kv, n_ents, t, m->n_tensors, be, &hdr, &align, &data, &err);
   if (rc != 0 && hdr.oom)
     goto done;
   if ((rc != 0) != must_fail || (rc != 0 && err.msg[0] == 0)) {
@@ -216,7 +217,8 @@ static void gguf_run(const uint8_t *edits, int n_edits, const uint8_t *file, siz
     if (m->tensors[i].offset + m->tensors[i].nbytes <= size)
       memcpy(out + hdr.n + t[i].data_start, file + m->tensors[i].offset, m->tensors[i].nbytes);
   if (gguf_parse(out, n, &back, &err) != 0 || back.n_meta != n_ents ||
-      back.n_tensors != m->n_tensors || back.alignment != align || back.version != GW_VERSION)
+      back.n_tensors != m->n_tensors || back.alignment != align || back.version != GW_VERSION ||
+      back.big_endian != be)
     abort();
   for (i = 0; i < n_ents; i++) {
     wt_buf v = {0};

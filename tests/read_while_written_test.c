@@ -1,8 +1,8 @@
 /*
-** rewrite_race_test.c: a file rewritten in place by one write(2) while
+** read_while_written_test.c: a file rewritten in place by one write(2) while
 ** statements open and read it (ext/bytes/fd.h wt_fd_settled_stat()).
 **
-**   rewrite_race_test EXTENSION WORK_DIR [QUERIES]
+**   read_while_written_test EXTENSION WORK_DIR [QUERIES]
 **
 ** write(2) stamps the new modification time when it starts and then copies
 ** the bytes, so a reader that opens the file during the copy sees the new
@@ -14,9 +14,9 @@
 ** in two versions of the same size and header length:
 **   version A: x first, every value 1.0; then y, every value 2.0;
 **   version B: y first, every value 4.0; then x, every value 3.0.
-** A writer thread writes A and B over the file in turn, each with one pwrite(2) of the whole file
-*(16 MiB,
-** a few milliseconds of copying), pausing WRITER_PAUSE_US between.
+** A writer thread writes A and B over the file in turn, each with one
+** pwrite(2) of the whole file (16 MiB, a few milliseconds of copying),
+** pausing WRITER_PAUSE_US between.
 ** Two readers (one reading with pread, one through the guarded mapping:
 ** weights_mmap(1)) each run QUERIES times (default 150)
 **   SELECT min, max FROM tensor_stats(?1) WHERE name = 'x'
@@ -26,7 +26,7 @@
 ** error must name the file and say it changed.  At least one answer of
 ** each version must come (else the race was not run).
 **
-** Prints "rewrite race: N queries, A of version A, B of version B, E
+** Prints "read while written: N queries, A of version A, B of version B, E
 ** errors, W mixed"; exit status 1 when W > 0 or a check fails.
 */
 #include <fcntl.h>
@@ -40,7 +40,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TEST_NAME "rewrite_race_test"
+#define TEST_NAME "read_while_written_test"
 #include "ext_conn.h"
 
 #define NVALUES         (2u << 20) /* F32 values per tensor: 8 MiB */
@@ -133,14 +133,14 @@ static void one_query(sqlite3 *db, sqlite3_stmt *st) {
       atomic_fetch_add(&n_b, 1);
     else {
       atomic_fetch_add(&n_mixed, 1);
-      fprintf(stderr, "rewrite_race_test: mixed answer: min %g, max %g\n", lo, hi);
+      fprintf(stderr, "read_while_written_test: mixed answer: min %g, max %g\n", lo, hi);
     }
   } else if (strstr(sqlite3_errmsg(db), path) != NULL &&
              strstr(sqlite3_errmsg(db), "changed") != NULL) {
     atomic_fetch_add(&n_error, 1);
   } else {
     atomic_fetch_add(&n_mixed, 1);
-    fprintf(stderr, "rewrite_race_test: unexpected: %s\n",
+    fprintf(stderr, "read_while_written_test: unexpected: %s\n",
             rc == SQLITE_DONE ? "no row" : sqlite3_errmsg(db));
   }
   sqlite3_reset(st);
@@ -166,7 +166,7 @@ int main(int argc, char **argv) {
   pthread_t th[READERS], w;
   int fd, failed = 0;
   if (argc < 3)
-    die("usage: rewrite_race_test EXTENSION WORK_DIR [QUERIES]", NULL);
+    die("usage: read_while_written_test EXTENSION WORK_DIR [QUERIES]", NULL);
   ext_path = argv[1];
   if (argc > 3)
     queries = atoi(argv[3]);
@@ -190,7 +190,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < READERS; i++)
     pthread_join(th[i], NULL);
   pthread_join(w, NULL);
-  printf("rewrite race: %ld writes, %d queries, %ld of version A, %ld of version B, %ld errors, "
+  printf("read while written: %ld writes, %d queries, %ld of version A, %ld of version B, %ld errors, "
          "%ld mixed\n",
          (long)n_writes, READERS * queries, (long)n_a, (long)n_b, (long)n_error, (long)n_mixed);
   if (n_mixed > 0)
