@@ -298,6 +298,9 @@ test: deps
 # ../shared/fixtures, replaced by $(FIXTURES) in copies when it differs.
 FIXTURES ?= ../shared/fixtures
 export FIXTURES
+# llama.cpp's CUDA buffers measured on a GPU (tests/gpu_records_test.py;
+# skipped, and counted, when absent).
+GPU_RECORDS ?= ../shared/reference/gpu-memory
 ifeq ($(FIXTURES),../shared/fixtures)
 SLT_TESTS = $(sort $(wildcard tests/*.test))
 else
@@ -371,6 +374,7 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	/usr/bin/python3 tests/hash_test.py $(MODULE)
 	/usr/bin/python3 tests/model_config_test.py $(MODULE)
 	/usr/bin/python3 tests/catalog_test.py $(MODULE)
+	/usr/bin/python3 tests/gpu_records_test.py $(MODULE) $(GPU_RECORDS)
 	/usr/bin/python3 tests/remote_test.py $(MODULE)
 	/usr/bin/python3 tests/write_fail_test.py $(MODULE)
 	/usr/bin/python3 tests/write_endian_test.py $(MODULE)
@@ -387,6 +391,8 @@ test-run: $(MODULE) $(BUILD)/slt $(BUILD)/asan/weights.so $(BUILD)/asan/slt test
 	/usr/bin/python3 tests/check_readme.py README.md docs/*.md tests/README.md tests/fuzz/README.md
 	MAKE='$(MAKE)' sh tests/install_test.sh $(MODULE)
 	sh tests/llama_oracle.sh --check
+	sh tests/llama_rss_test.sh $(MODULE)
+	sh tests/llama_amx_test.sh $(MODULE)
 	sh tests/convert_logits.sh $(MODULE)
 	sh tests/write_others_test.sh $(MODULE)
 	@echo "== every test under AddressSanitizer + UBSan"
@@ -528,7 +534,7 @@ FUZZ_TARGETS := fuzz_safetensors fuzz_gguf fuzz_gguf_values fuzz_decode fuzz_rep
                 fuzz_paths_index fuzz_url fuzz_hf_config fuzz_memory fuzz_paths_names
 FUZZ_TARGETS += fuzz_http fuzz_hf_tree fuzz_remote fuzz_paths_arg fuzz_write fuzz_model_card fuzz_edit_json \
                 fuzz_vocab_spm fuzz_vocab_json
-FUZZ_TARGETS += fuzz_convert_config
+FUZZ_TARGETS += fuzz_convert_config fuzz_settings
 
 # The sources each target links (a thin harness over pure functions).
 FUZZ_SRC_fuzz_safetensors := $(PARSER_SRC)
@@ -549,6 +555,7 @@ FUZZ_SRC_fuzz_remote      := $(PARSER_SRC) $(BYTES_SRC) $(REMOTE_SRC) tests/fuzz
 FUZZ_FLAGS_fuzz_remote    := -DWT_REMOTE -DWT_CURL_LINKED -DWEIGHTS_VERSION='"fuzz"' -Itests/fuzz \
                              -DWT_HTTP_FIRST='((uint64_t)4 << 10)'
 FUZZ_SRC_fuzz_memory      := $(PARSER_SRC) $(PLAN_SRC)
+FUZZ_SRC_fuzz_settings    := $(PARSER_SRC) $(PLAN_SRC)
 FUZZ_SRC_fuzz_write       := $(WRITE_TEST_SRC)
 FUZZ_SRC_fuzz_edit_json   := $(PARSER_SRC) ext/write/edit_json.c ext/write/edit_list.c ext/write/gguf_writer.c \
                              ext/write/write_buf.c

@@ -1,6 +1,7 @@
--- fit_context.sql: will it fit?  With gguf_fit() (what llama.cpp
--- allocates: weights, repacked weights, KV cache, output and compute
--- buffers, added up, and whether that fits a budget), for each model of a
+-- fit_context.sql: will it fit?  With gguf_fit() (the memory llama.cpp
+-- keeps resident: the weights it reads from the mapped file, the repacked
+-- ones, KV cache, output and compute buffers, added up, and whether that
+-- fits a budget; the mapped span is shown apart), for each model of a
 -- folder: the largest context of a list that fits a memory budget and the
 -- largest that is not ruled out, the same found by bisection in a
 -- recursive CTE, and the memory of each quantization of one model at 8k

@@ -532,7 +532,8 @@ def hostile():
 def shapes():
     """Header-only files with the hyperparameters of real models (no
     tensors): real models' shapes (Llama-3-8B, ...) for the planner's worked
-    examples in tests/memory.test."""
+    examples in tests/memory.test; written without a vocabulary (their
+    vocab_size says its size), which would make them vocabulary-only files."""
     out = {}
     kvs = header("llama", 32, 4096, 14336, 32, 8, ctx=8192)
     out["shape-llama3-8b"] = (kvs + [("llama.vocab_size", T_U32, 128256)], [])
@@ -570,7 +571,10 @@ def main():
     models.update(hostile())
     models.update(shapes())
     for seed, (name, (kvs, t)) in enumerate(sorted(models.items())):
-        write_gguf(os.path.join(d, "tiny-%s.gguf" % name), kvs + vocab(), t, seed)
+        # (a shape holds no tensors: with a vocabulary it would be a
+        # vocabulary-only GGUF, which the planner does not plan)
+        voc = [] if name.startswith("shape-") else vocab()
+        write_gguf(os.path.join(d, "tiny-%s.gguf" % name), kvs + voc, t, seed)
     # llama's tensors and keys under architectures whose KV cache llama.cpp
     # sizes as llama's (granite needs its logit scale)
     kvs, t = dense("mistral3")
@@ -610,6 +614,12 @@ def main():
     write_gguf(os.path.join(d, "tiny-llama-wide.gguf"), kvs, t, 302)
     kvs, t = wide("qwen2", 3, 384, 1024, 6, 2, 20000, bias=True, tied=True, output_bias=True)
     write_gguf(os.path.join(d, "tiny-qwen2-wide.gguf"), kvs, t, 303)
+    # qwen2-wide as Q4_0: its output tied to the embeddings, which
+    # llama.cpp's CPU_REPACK copies for the output beside the mapped input
+    # (AVX2, AVX-512: Zen 4's variant)
+    kvs, t = wide("qwen2", 3, 384, 1024, 6, 2, 20000, bias=True, tied=True, output_bias=True)
+    write_gguf(os.path.join(d, "tiny-qwen2-wide-Q4_0.gguf"), kvs,
+               [(n, ne, Q4_0 if ty == Q8_0 else ty) for n, ne, ty in t], 304)
     # tiny-llama in three quantizations (sql/fit_context.sql)
     kvs, t = models["llama"]
     os.makedirs(os.path.join(d, "quants"), exist_ok=True)
@@ -632,6 +642,32 @@ def main():
     write_gguf(bad, [("split.no", T_U16, 1)] + split, t[12:], 101)
     with open(bad, "r+b") as f:
         f.write(b"XXXX")
+    # a folder as a user keeps one: a split model, a vision projector
+    # (mmproj) for it and a vocabulary-only GGUF, which are no models
+    # llama.cpp runs alone (gguf_fit: "cannot say", never an error)
+    kvs, t = models["llama"]
+    fold = os.path.join(d, "folder")
+    os.makedirs(fold, exist_ok=True)
+    write_gguf(os.path.join(fold, "tiny-llama-00001-of-00002.gguf"),
+               kvs + vocab() + [("split.no", T_U16, 0)] + split, t[:12], 100)
+    write_gguf(os.path.join(fold, "tiny-llama-00002-of-00002.gguf"),
+               [("split.no", T_U16, 1)] + split, t[12:], 101)
+    write_gguf(os.path.join(fold, "mmproj-tiny-llama-f16.gguf"), [
+        ("general.architecture", T_STR, "clip"),
+        ("general.type", T_STR, "mmproj"),
+        ("clip.has_vision_encoder", T_BOOL, True),
+        ("clip.projector_type", T_STR, "mlp"),
+        ("clip.vision.image_size", T_U32, 32),
+        ("clip.vision.patch_size", T_U32, 16),
+        ("clip.vision.embedding_length", T_U32, 32),
+        ("clip.vision.feed_forward_length", T_U32, 64),
+        ("clip.vision.projection_dim", T_U32, 64),
+        ("clip.vision.attention.head_count", T_U32, 2),
+        ("clip.vision.attention.layer_norm_epsilon", T_F32, 1e-6),
+        ("clip.vision.block_count", T_U32, 1),
+    ], [("v.patch_embd.weight", [16, 16, 3, 32], F16), ("v.blk.0.attn_q.weight", [32, 32], F16),
+        ("mm.0.weight", [32, 64], F16)], 102)
+    write_gguf(os.path.join(fold, "ggml-vocab-tiny-llama.gguf"), kvs + vocab(), [], 103)
 
 
 if __name__ == "__main__":

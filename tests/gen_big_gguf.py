@@ -11,7 +11,8 @@ reads only the header.  Written: Llama-3-70B (80 layers), Qwen3-30B-A3B
 SmolLM3-3B and AFM-4.5B (36 layers each), StarCoder2-7B (32 layers),
 Gemma-3-27B (62 layers, sliding window), and two
 deepseek2 models with DeepSeek-V3's (6 layers) and DeepSeek-V2-Lite's (27)
-attention and routing, as Q8_0.
+attention and routing, as Q8_0; and Llama-3.2-1B (16 layers) as Q4_0 and
+as Q8_0.
 Each takes a few MB on disk whatever its apparent size.  Standard library
 only; the output is deterministic.
 """
@@ -19,7 +20,7 @@ import os
 import struct
 import sys
 
-Q8_0 = 8
+Q4_0, Q8_0 = 2, 8
 T_U32, T_I32, T_F32, T_BOOL, T_STR, T_ARR = 4, 5, 6, 7, 8, 9
 ALIGN = 32
 
@@ -178,15 +179,16 @@ def deepseek2(n_layer, n_lead, n_embd, n_head, q_lora, kv_lora, rope, nope, v_he
     return kvs, ts
 
 
-def write(path, kvs, ts):
-    """The header, then the tensors' bytes as a hole (F32 norms, Q8_0
-    matrices, each aligned to 32)."""
+def write(path, kvs, ts, quant=Q8_0):
+    """The header, then the tensors' bytes as a hole (F32 norms, the
+    matrices Q8_0 or Q4_0, each aligned to 32)."""
     infos, off = b"", 0
+    block = {Q8_0: 34, Q4_0: 18}[quant]
     for name, dims in ts:
         n = 1
         for d in dims:
             n *= d
-        t, size = (0, 4 * n) if len(dims) == 1 else (Q8_0, n // 32 * 34)
+        t, size = (0, 4 * n) if len(dims) == 1 else (quant, n // 32 * block)
         infos += s(name) + struct.pack("<I", len(dims)) + b"".join(struct.pack("<Q", d) for d in dims)
         infos += struct.pack("<IQ", t, off)
         off += (size + ALIGN - 1) // ALIGN * ALIGN
@@ -235,6 +237,12 @@ def main():
     # StarCoder2-7B: LayerNorms and biases, a GELU FFN of up and down
     write(os.path.join(d, "starcoder2-7b-shape.gguf"),
           *model("starcoder2", 32, 4608, 18432, 36, 4, 128, 49152, gate=False, biases=True))
+    # Llama-3.2-1B's shape (with an output matrix of its own) as Q4_0, which
+    # llama.cpp repacks on x86, and as Q8_0, which it does not: the
+    # resident memory of a process (tests/llama_rss_test.sh)
+    for name, q in (("q4_0", Q4_0), ("q8_0", Q8_0)):
+        write(os.path.join(d, "llama3-1b-%s-shape.gguf" % name),
+              *model("llama", 16, 2048, 8192, 32, 8, 64, 128256), quant=q)
     write(os.path.join(d, "gemma3-27b-shape.gguf"),
           *model("gemma3", 62, 5376, 21504, 32, 16, 128, 262208, qk_norm=True, post_norms=True,
                  extra_kv=[("attention.sliding_window", T_U32, 1024)]))

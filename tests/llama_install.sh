@@ -38,7 +38,12 @@ fi
 # On a CPU with AMX that is libggml-cpu-sapphirerapids.so, whose AMX buffer
 # type aborts llama.cpp on deepseek2's graph (GGML_ASSERT(*cur_backend_id !=
 # -1), ggml/src/ggml-backend.cpp:1294 of node-llama-cpp 3.22.1's llama.cpp)
-# and holds weights in a buffer of its own.  Our private copy goes without
-# it, so that llama.cpp takes the next variant (AVX-512 without AMX) and
-# gives the same figures on every x86-64 machine.
-rm -f "$dir/node_modules/@node-llama-cpp/linux-x64/bins/linux-x64/libggml-cpu-sapphirerapids.so"
+# and holds weights in a buffer of its own.  Our private copy keeps it
+# aside, in $dir/amx, so that llama.cpp takes the next variant (AVX-512
+# without AMX) and gives the same figures on every x86-64 machine;
+# tests/llama_amx_test.sh puts it back for its own run.
+amx=$dir/node_modules/@node-llama-cpp/linux-x64/bins/linux-x64/libggml-cpu-sapphirerapids.so
+if [ -f "$amx" ]; then
+  mkdir -p "$dir/amx"
+  mv "$amx" "$dir/amx/"
+fi

@@ -45,13 +45,18 @@ settings_all="$settings_all 2048,1,0,f16,q8_0 4096,257,auto,f16,f16"
 [ -f build/demo/tiny-llama.gguf ] || make -s build/demo/.stamp >/dev/null || exit 1
 for arch in llama qwen2 qwen2moe qwen3 qwen3moe gemma gemma2 gemma3 cohere2 deci phi3 deepseek2 mamba \
     mistral3 granite exaone granitemoe granitemoe-shared xverse internlm2 arcee smollm3 starcoder2 \
-    orion baichuan baichuan-32 llama-wide qwen2-wide demo quants/tiny-llama-F16 quants/tiny-llama-Q8_0 quants/tiny-llama-Q4_0; do
+    orion baichuan baichuan-32 llama-wide qwen2-wide qwen2-wide-Q4_0 demo quants/tiny-llama-F16 \
+    quants/tiny-llama-Q8_0 quants/tiny-llama-Q4_0; do
   settings=$settings_all
   f=build/arch/tiny-$arch.gguf
   case $arch in
   demo)
     f=build/demo/tiny-llama.gguf
     settings="2048,1,0,f16,f16 2048,1,1,f16,f16 32768,1,1,f16,f16 2048,1,auto,f16,f16"
+    ;;
+  qwen2-wide-Q4_0)
+    # a tied output repacked as a copy beside the mapped embeddings
+    settings="2048,1,auto,f16,f16 2048,1,0,f16,f16"
     ;;
   quants/*)
     # the weights llama.cpp repacks for the CPU (CPU_REPACK): Q4_0 on x86

@@ -28,7 +28,7 @@ EXACT_COMPUTE = {"tiny-llama.gguf", "tiny-mistral3.gguf", "tiny-qwen2.gguf", "ti
                  "tiny-cohere2.gguf", "tiny-deci.gguf", "tiny-deepseek2.gguf",
                  "tiny-mamba.gguf",
                  "tiny-llama-F16.gguf", "tiny-llama-Q8_0.gguf", "tiny-llama-Q4_0.gguf",
-                 "tiny-llama-wide.gguf", "tiny-qwen2-wide.gguf"}
+                 "tiny-llama-wide.gguf", "tiny-qwen2-wide.gguf", "tiny-qwen2-wide-Q4_0.gguf"}
 
 
 def exact_compute(f):

@@ -15,6 +15,12 @@
 # changed cannot pass unnoticed.  A control copy, changed only by a
 # comment, must pass.
 #
+# The planner's GPU faults (records_mutant) must also fail
+# tests/gpu_records_test.py, llama.cpp's CUDA buffers measured on a GPU
+# ($GPU_RECORDS, default ../shared/reference/gpu-memory); where those
+# records are absent the .test files must catch them, or the mutant is
+# reported as not checked.
+#
 # MAKE: the make to run (make's own $(MAKE) from the Makefile).
 set -eu
 
@@ -94,6 +100,29 @@ mutant() {
   caught=$((caught + 1))
 }
 
+# records_mutant NAME FROM TO: a fault of the GPU planner, which the
+# records of llama.cpp's CUDA buffers must catch (and say so with the
+# .test files that catch it too)
+GPU_RECORDS=${GPU_RECORDS:-../shared/reference/gpu-memory}
+records_mutant() {
+  module=$(build "$1" "$2" "$3")
+  by=""
+  if ! run "$1" "$module"; then
+    by=$(grep -E ': [1-9][0-9]* errors out of' "$OUT/$1/slt.log" | sed 's/: .*//; s|.*/||' | tr '\n' ' ')
+  fi
+  if [ -f "$GPU_RECORDS/records.jsonl" ]; then
+    if /usr/bin/python3 tests/gpu_records_test.py "$module" "$GPU_RECORDS" > "$OUT/$1/records.log" 2>&1; then
+      fail "$1: not caught by the GPU records with '$2' changed to '$3'"
+    fi
+    by="$by$(grep -E '^gpu_records: [0-9]+ of' "$OUT/$1/records.log" | sed 's/,.*//')"
+  elif [ -z "$by" ]; then
+    echo "mutation smoke: $1 not checked: $GPU_RECORDS is absent and no .test file catches it"
+    return 0
+  fi
+  echo "mutation smoke: $1 caught by $by"
+  caught=$((caught + 1))
+}
+
 # The control: a comment added to a source must leave every test passing
 # (else the copies are not built as the real module is).
 module=$(build control 'sqlite3_result_blob64(ctx, buf, (sqlite3_uint64)length, sqlite3_free);' \
@@ -155,5 +184,17 @@ mutant cv_snan_kept '_mm256_storeu_si256((__m256i *)(dst + 2 * i), _mm256_or_si2
 mutant cv_snan_kept_portable 'h |= 0x40u;' 'h |= 0x00u;'
 mutant cv_unsorted 'qsort(c->in + first, c->n_in - first, sizeof(*c->in), cmp_in);' \
   'qsort(c->in + first, 0, sizeof(*c->in), cmp_in);'
+
+# The GPU planner: the layers offloaded one fewer (the layer assignment);
+# each layer's KV cells on the next layer's device (the KV split); the
+# CPU's large products never offloaded (op_offload), and a split reading
+# another backend's tensors in place instead of copies (the compute split)
+records_mutant gpu_layers 'x->gpu_first = ngl >= all ? 0 : all - ngl; /* i_gpu_start */' \
+  'x->gpu_first = ngl >= all ? 0 : all - ngl + 1;'
+records_mutant kv_split 'return mp_layer_gpu(x, il) ? WT_DEV_CUDA : WT_DEV_CPU;' \
+  'return mp_layer_gpu(x, il + 1) ? WT_DEV_CUDA : WT_DEV_CPU;'
+records_mutant no_op_offload 'if (c->p->op_offload && sb == WT_SCHED_CPU && gs_supports_op(c, WT_SCHED_GPU, t) &&' \
+  'if (0 && sb == WT_SCHED_CPU && gs_supports_op(c, WT_SCHED_GPU, t) &&'
+records_mutant no_input_copies 'if (c->bid[s] == cur || gs_buffer_ok(c, s, cur))' 'if (1)'
 
 echo "mutation smoke: all $caught faults caught"

@@ -10,22 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_ops.h"
 #include "formats/ggml_type.h"
 #include "memory_plan_int.h"
-
-/* ggml's name of type t ("q8_0", "f16", "q4_K"), into buf. */
-const char *mp_type_name(int64_t t, char *buf, size_t n) {
-  const ggml_type_info *ti = ggml_type_get(t);
-  size_t i, len = ti != NULL ? strlen(ti->name) : 0;
-  if (len == 0 || len >= n)
-    return "?";
-  for (i = 0; i < len; i++)
-    buf[i] = (char)(ti->name[i] >= 'A' && ti->name[i] <= 'Z' ? ti->name[i] + 32 : ti->name[i]);
-  buf[len] = 0;
-  if (len >= 2 && buf[len - 2] == '_' && buf[len - 1] == 'k')
-    buf[len - 1] = 'K';
-  return buf;
-}
 
 /* llama_init_from_model's check with flash attention on: a quantized
 ** cache type (ggml_is_quantized) must have a block that divides the head
@@ -81,7 +68,7 @@ int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t
     goto done;
   }
   swa_cells = mp_pad(swa_cells, MP_PAD);
-  if (swa_cells > cells)
+  if (swa_cells > cells || s->swa_full)
     swa_cells = cells;
   x->n_embd = n_embd;
   x->known_compute = 1;
@@ -111,6 +98,14 @@ int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t
         mp_mul3(x, rk, c, s->n_seq, "the K cache", &kb) != 0 ||
         mp_mul3(x, rv, c, s->n_seq, "the V cache", &vb) != 0)
       goto done;
+    /* on the GPU each tensor's last row is padded and the tensor aligned
+    ** (the CUDA buffer type's get_alloc_size and alignment) */
+    if (mp_layer_gpu(x, (int64_t)il) &&
+        ((kb = wt_cuda_tensor_bytes(s->type_k, nk, c * s->n_seq)) == 0 ||
+         (vb != 0 && (vb = wt_cuda_tensor_bytes(s->type_v, nv, c * s->n_seq)) == 0))) {
+      wt_fail(x->err, "the KV cache on the GPU overflows");
+      goto done;
+    }
     /* Without flash attention a layer with KV heads computes its scores
     ** kq = mul_mat(k, q), F32, c cells x n_tokens x n_head (build_attn_mha,
     ** src/llama-graph.cpp); the compute buffer holds the largest at once. */
@@ -120,6 +115,8 @@ int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t
       goto done;
     if (kq > x->kq)
       x->kq = kq;
+    if (kq > x->kq_dev[!mp_layer_gpu(x, (int64_t)il)])
+      x->kq_dev[!mp_layer_gpu(x, (int64_t)il)] = kq;
     if (swa)
       snprintf(where, sizeof(where), ", sliding window %llu", (unsigned long long)n_swa);
     else
@@ -128,6 +125,8 @@ int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t
                tk->name, (unsigned long long)c, (unsigned long long)s->n_seq,
                (unsigned long long)nk, where, mla ? ", MLA latent + rope" : "") != 0)
       goto done;
+    mp_row_dev(x, mp_layer_dev(x, (int64_t)il));
+    x->plan->rows[x->plan->n_rows - 1].buffer = swa ? WT_BUF_KV_SWA : WT_BUF_KV;
     /* (rc stays -1 until the last layer is done: an error on any layer
     ** is the plan's error, not a plan cut short.) */
     if (mla ? mp_row(x, (int64_t)il, "v_cache", 1, 0,
@@ -138,6 +137,8 @@ int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t
                      (unsigned long long)c, (unsigned long long)s->n_seq, (unsigned long long)nv,
                      where))
       goto done;
+    mp_row_dev(x, mp_layer_dev(x, (int64_t)il));
+    x->plan->rows[x->plan->n_rows - 1].buffer = swa ? WT_BUF_KV_SWA : WT_BUF_KV;
   }
   {
     mp_attn_shape shape;
@@ -181,12 +182,18 @@ int mp_mamba(mp_ctx *x, const wt_mem_settings *s) {
       (n_group == 0 && mp_exact_compute_mamba(x, s, d_conv, d_inner, d_state, x->n_embd) != 0))
     return -1;
   x->known_compute = 1;
-  for (il = 0; il < x->n_layer; il++)
+  for (il = 0; il < x->n_layer; il++) {
+    const char *dev = mp_layer_dev(x, (int64_t)il);
+    int gpu = mp_layer_gpu(x, (int64_t)il); /* (each tensor 128-byte aligned there) */
     if (mp_weights(x, (int64_t)il) != 0 ||
-        mp_row(x, (int64_t)il, "recurrent_state", 1, r, "r (conv) F32, %llu cells",
-               (unsigned long long)cells) != 0 ||
-        mp_row(x, (int64_t)il, "recurrent_state", 1, sv, "s (ssm) F32, %llu cells",
-               (unsigned long long)cells) != 0)
+        mp_row(x, (int64_t)il, "recurrent_state", 1, gpu ? mp_pad(r, WT_CUDA_ALIGN) : r,
+               "r (conv) F32, %llu cells", (unsigned long long)cells) != 0)
       return -1;
+    mp_row_dev(x, dev);
+    if (mp_row(x, (int64_t)il, "recurrent_state", 1, gpu ? mp_pad(sv, WT_CUDA_ALIGN) : sv,
+               "s (ssm) F32, %llu cells", (unsigned long long)cells) != 0)
+      return -1;
+    mp_row_dev(x, dev);
+  }
   return 0;
 }

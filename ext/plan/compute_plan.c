@@ -490,8 +490,12 @@ int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a
   p.flash_attn = s->flash_attn == WT_FA_ON;
   p.type_k = (int)s->type_k;
   p.type_v = (int)s->type_v;
-  rc = wt_llama_compute(&p, &x->compute);
-  if (rc < 0) {
+  if (x->gpu) { /* the scheduler's buffers (gpu_plan.c) */
+    uint64_t n_rot;
+    if (mp_uint(x, "rope.dimension_count", 0, a->hk, &n_rot, NULL) != 0 ||
+        (rc = mp_gpu_compute(x, s, &p, n_rot)) < 0)
+      goto done;
+  } else if ((rc = wt_llama_compute(&p, &x->compute)) < 0) {
     wt_fail(x->err, "out of memory planning the compute graph");
     goto done;
   }
@@ -539,9 +543,12 @@ int mp_exact_compute_mamba(mp_ctx *x, const wt_mem_settings *s, uint64_t d_conv,
   p.n_seq = s->n_seq;
   p.n_tokens = x->n_tokens;
   p.flash_attn = s->flash_attn == WT_FA_ON;
-  rc = wt_llama_compute(&p, &x->compute);
-  if (rc < 0)
+  if (x->gpu)
+    rc = mp_gpu_compute(x, s, &p, 0);
+  else if ((rc = wt_llama_compute(&p, &x->compute)) < 0)
     return wt_fail(x->err, "out of memory planning the compute graph");
+  if (rc < 0)
+    return -1;
   x->exact_compute = rc == 0;
   return 0;
 }

@@ -7,7 +7,10 @@
 ** reusing a source in place when ggml would, freeing a tensor after its
 ** last consumer, on ggml_dyn_tallocr's best-fit free list.  The result is
 ** the chunk's max_size, which is the compute buffer llama.cpp allocates
-** (ggml/src/ggml-alloc.c, llama.cpp commit de3ff815).
+** (ggml/src/ggml-alloc.c, llama.cpp commit de3ff815).  wt_graph_alloc_n()
+** does the same for a graph whose tensors go to several buffers, each
+** with its own free list, alignment and bytes per tensor, as
+** ggml_gallocr_reserve_n does for ggml_backend_sched (graph_sched.c).
 */
 #include "graph_alloc.h"
 
@@ -32,9 +35,18 @@ typedef struct gm_alloc {
 
 /* Per tensor, ggml-alloc's hash_node. */
 typedef struct gm_state {
-  int n_children, n_views, allocated;
+  int n_children, n_views, allocated, buffer;
   uint64_t offset;
 } gm_state;
+
+/* A run of the allocator: the graph, its buffers, the per-tensor state. */
+typedef struct gm_run {
+  const wt_graph *g;
+  const wt_alloc_buft *bufts;
+  gm_alloc *al; /* one per buffer */
+  gm_state *st;
+  int failed;
+} gm_run;
 
 static uint64_t gm_align(uint64_t n, uint64_t a) {
   return (n + a - 1) / a * a;
@@ -50,6 +62,10 @@ static void gm_remove_block(gm_alloc *al, int i) {
 static uint64_t gm_take(gm_alloc *al, uint64_t size) {
   int i, best = -1;
   uint64_t best_size = UINT64_MAX, at;
+  if (size > WT_GM_MAX_BYTES) {
+    al->failed = 1;
+    return 0;
+  }
   size = gm_align(size, al->alignment);
   for (i = 0; i < al->n_blocks - 1; i++)
     if (al->blocks[i].size >= size && al->blocks[i].size <= best_size) {
@@ -63,7 +79,7 @@ static uint64_t gm_take(gm_alloc *al, uint64_t size) {
   al->blocks[best].size -= size;
   if (al->blocks[best].size == 0)
     gm_remove_block(al, best);
-  if (size > WT_GM_MAX_BYTES || at > WT_GM_MAX_BYTES - size)
+  if (at > WT_GM_MAX_BYTES - size)
     al->failed = 1; /* the buffer passes 2^60 bytes */
   else if (at + size > al->max_size)
     al->max_size = at + size;
@@ -119,9 +135,21 @@ static int gm_can_inplace(wt_gm_op op) {
          op == WT_GM_RMS_NORM || op == WT_GM_CLAMP || op == WT_GM_SOFT_MAX;
 }
 
+/* ggml_backend_buft_get_alloc_size: the bytes tensor id takes in buffer b. */
+static uint64_t gm_size(gm_run *r, int b, int id) {
+  uint64_t n = r->bufts[b].alloc_size ? r->bufts[b].alloc_size(r->g, id, r->bufts[b].ctx)
+                                      : wt_gm_nbytes(r->g, id);
+  if (n > WT_GM_MAX_BYTES || (n == 0 && r->bufts[b].alloc_size && wt_gm_nbytes(r->g, id) != 0))
+    r->failed = 1;
+  return n;
+}
+
 /* ggml_gallocr_allocate_node: nothing for a view or a tensor with its own
-** buffer; a source's memory when it may be reused in place; else a block. */
-static void gm_allocate(const wt_graph *g, gm_state *st, gm_alloc *al, int id) {
+** buffer; a source's memory when it may be reused in place; else a block
+** of buffer b. */
+static void gm_allocate(gm_run *r, int id, int b) {
+  const wt_graph *g = r->g;
+  gm_state *st = r->st;
   const wt_gm_tensor *t = &g->t[id];
   int i;
   if ((t->flags & WT_GM_EXTERNAL) || st[id].allocated || t->view_src >= 0)
@@ -138,60 +166,52 @@ static void gm_allocate(const wt_graph *g, gm_state *st, gm_alloc *al, int id) {
         continue;
       if (st[p].n_children == 1 && st[p].n_views == 0) {
         st[id].offset = st[p].offset;
+        st[id].buffer = st[p].buffer;
         st[p].allocated = 0; /* the node owns the memory now */
         return;              /* same layout: no extra space to give back */
       }
     }
-  st[id].offset = gm_take(al, wt_gm_nbytes(g, id));
+  st[id].buffer = b;
+  st[id].offset = gm_take(&r->al[b], gm_size(r, b, id));
 }
 
 /* ggml_gallocr_free_node (outputs are never freed). */
-static void gm_release(const wt_graph *g, gm_state *st, gm_alloc *al, int id) {
-  if (g->t[id].flags & WT_GM_OUTPUT)
+static void gm_release(gm_run *r, int id) {
+  gm_state *s = &r->st[id];
+  if (r->g->t[id].flags & WT_GM_OUTPUT)
     return;
-  gm_give(al, st[id].offset, wt_gm_nbytes(g, id));
-  st[id].allocated = 0;
+  gm_give(&r->al[s->buffer], s->offset, gm_size(r, s->buffer, id));
+  s->allocated = 0;
 }
 
-int wt_graph_alloc(const wt_graph *g, uint64_t alignment, uint64_t *size) {
-  gm_state *st;
-  gm_alloc *al;
+/* ggml_gallocr_alloc_graph_impl over the order o. */
+static void gm_run_graph(gm_run *r, const wt_alloc_order *o) {
+  const wt_graph *g = r->g;
+  gm_state *st = r->st;
   int i, j;
-  *size = 0;
-  if (g->failed)
-    return g->failed == WT_GM_TOO_BIG ? 1 : -1;
-  st = calloc((size_t)g->n_t + 1, sizeof(*st));
-  al = calloc(1, sizeof(*al));
-  if (st == NULL || al == NULL) {
-    free(st);
-    free(al);
-    return -1;
-  }
-  al->alignment = alignment;
-  al->n_blocks = 1;
-  al->blocks[0].size = UINT64_MAX / 2;
-  for (i = 0; i < g->n_leafs; i++)
-    gm_allocate(g, st, al, g->leafs[i]);
-  for (i = 0; i < g->n_nodes; i++) {
-    const wt_gm_tensor *t = &g->t[g->nodes[i]];
-    if (t->view_src >= 0)
+  for (i = 0; i < o->n_leafs; i++)
+    gm_allocate(r, o->leafs[i], o->leaf_buf[i]);
+  for (i = 0; i < o->n_nodes; i++) {
+    const wt_gm_tensor *t = &g->t[o->nodes[i]];
+    /* (an op NONE view is ggml-backend's dependency, not a view) */
+    if (t->view_src >= 0 && t->op != WT_GM_NONE)
       st[t->view_src].n_views++;
     if (t->flags & WT_GM_INPUT)
-      gm_allocate(g, st, al, g->nodes[i]);
+      gm_allocate(r, o->nodes[i], o->node_buf[i]);
     for (j = 0; j < WT_GM_MAX_SRC; j++)
       if (t->src[j] >= 0) {
         st[t->src[j]].n_children++;
         if (g->t[t->src[j]].flags & WT_GM_INPUT)
-          gm_allocate(g, st, al, t->src[j]);
+          gm_allocate(r, t->src[j], o->node_buf[i]);
       }
   }
-  for (i = 0; i < g->n_nodes && !al->failed; i++) {
-    int id = g->nodes[i];
+  for (i = 0; i < o->n_nodes && !r->failed; i++) {
+    int id = o->nodes[i];
     const wt_gm_tensor *t = &g->t[id];
     for (j = 0; j < WT_GM_MAX_SRC; j++)
       if (t->src[j] >= 0)
-        gm_allocate(g, st, al, t->src[j]);
-    gm_allocate(g, st, al, id);
+        gm_allocate(r, t->src[j], o->node_buf[i]);
+    gm_allocate(r, id, o->node_buf[i]);
     for (j = 0; j < WT_GM_MAX_SRC; j++) {
       int p = t->src[j];
       if (p < 0)
@@ -201,15 +221,71 @@ int wt_graph_alloc(const wt_graph *g, uint64_t alignment, uint64_t *size) {
       if (g->t[p].view_src >= 0) {
         int v = g->t[p].view_src;
         if (--st[v].n_views == 0 && st[v].n_children == 0 && st[v].allocated)
-          gm_release(g, st, al, v);
+          gm_release(r, v);
       } else if (st[p].allocated) {
-        gm_release(g, st, al, p);
+        gm_release(r, p);
       }
     }
   }
-  *size = al->max_size;
-  i = al->failed ? 1 : 0;
-  free(st);
-  free(al);
-  return i;
+}
+
+int wt_graph_alloc_n(const wt_graph *g, const wt_alloc_order *o, const wt_alloc_buft *bufts,
+                     int n_bufts, uint64_t *sizes) {
+  gm_run r;
+  int i, rc;
+  for (i = 0; i < n_bufts; i++)
+    sizes[i] = 0;
+  if (g->failed)
+    return g->failed == WT_GM_TOO_BIG ? 1 : -1;
+  if (n_bufts < 1 || n_bufts > WT_ALLOC_MAX_BUFS)
+    return -1;
+  memset(&r, 0, sizeof(r));
+  r.g = g;
+  r.bufts = bufts;
+  r.st = calloc((size_t)g->n_t + 1, sizeof(*r.st));
+  r.al = calloc((size_t)n_bufts, sizeof(*r.al));
+  if (r.st == NULL || r.al == NULL) {
+    free(r.st);
+    free(r.al);
+    return -1;
+  }
+  for (i = 0; i < n_bufts; i++) {
+    r.al[i].alignment = bufts[i].alignment;
+    r.al[i].n_blocks = 1;
+    r.al[i].blocks[0].size = UINT64_MAX / 2;
+  }
+  gm_run_graph(&r, o);
+  rc = r.failed ? 1 : 0;
+  for (i = 0; i < n_bufts; i++) {
+    sizes[i] = r.al[i].max_size;
+    if (r.al[i].failed)
+      rc = 1;
+  }
+  free(r.st);
+  free(r.al);
+  return rc;
+}
+
+int wt_graph_alloc(const wt_graph *g, uint64_t alignment, uint64_t *size) {
+  wt_alloc_order o;
+  wt_alloc_buft b;
+  int *zeros, n = g->n_nodes > g->n_leafs ? g->n_nodes : g->n_leafs, rc;
+  *size = 0;
+  if (g->failed)
+    return g->failed == WT_GM_TOO_BIG ? 1 : -1;
+  zeros = calloc((size_t)n + 1, sizeof(*zeros));
+  if (zeros == NULL)
+    return -1;
+  o.leafs = g->leafs;
+  o.n_leafs = g->n_leafs;
+  o.leaf_buf = zeros;
+  o.nodes = g->nodes;
+  o.n_nodes = g->n_nodes;
+  o.node_buf = zeros;
+  b.alignment = alignment;
+  b.alloc_size = NULL;
+  b.ctx = NULL;
+  rc = wt_graph_alloc_n(g, &o, &b, 1, size);
+  free(zeros);
+  return rc;
 }

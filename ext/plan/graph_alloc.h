@@ -18,4 +18,28 @@
 ** -1 when the graph ran out of memory. */
 int wt_graph_alloc(const wt_graph *g, uint64_t alignment, uint64_t *size);
 
+/* A graph as ggml_gallocr_reserve_n is given it: its leafs and nodes (ids
+** into g) in order, each with the buffer it goes to. */
+typedef struct wt_alloc_order {
+  const int *leafs, *leaf_buf;
+  int n_leafs;
+  const int *nodes, *node_buf;
+  int n_nodes;
+} wt_alloc_order;
+
+/* What ggml-alloc asks a buffer type: its alignment and the bytes a tensor
+** takes in it (NULL: ggml_nbytes; 0 from alloc_size: too big), given ctx. */
+typedef struct wt_alloc_buft {
+  uint64_t alignment;
+  uint64_t (*alloc_size)(const wt_graph *g, int t, const void *ctx);
+  const void *ctx;
+} wt_alloc_buft;
+
+#define WT_ALLOC_MAX_BUFS 4
+
+/* The same over n_bufts buffers (ggml_gallocr with a buffer type per
+** backend): sizes[i], each buffer's bytes; the return values as above. */
+int wt_graph_alloc_n(const wt_graph *g, const wt_alloc_order *o, const wt_alloc_buft *bufts,
+                     int n_bufts, uint64_t *sizes);
+
 #endif

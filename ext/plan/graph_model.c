@@ -100,8 +100,11 @@ static int gm_tensor(wt_graph *g, int type, const int64_t shape[4], wt_gm_op op,
   t->op = op;
   for (i = 0; i < WT_GM_MAX_SRC; i++)
     t->src[i] = -1;
-  /* a view of a view lies in the first one's data */
+  /* a view of a view lies in the first one's data, further in */
   t->view_src = view_of >= 0 && g->t[view_of].view_src >= 0 ? g->t[view_of].view_src : view_of;
+  t->view_offs = view_of >= 0 && g->t[view_of].view_src >= 0 ? g->t[view_of].view_offs : 0;
+  t->il = -1;
+  t->dev = WT_GM_DEV_NONE;
   if ((i = gm_strides(t)) != 0) {
     g->failed = i == -2 ? WT_GM_TOO_BIG : WT_GM_NO_MEMORY;
     return -1;
@@ -131,6 +134,32 @@ int wt_gm_new(wt_graph *g, int type, int64_t ne0, int64_t ne1, int64_t ne2, int6
 void wt_gm_set_flag(wt_graph *g, int t, unsigned flag) {
   if (gm_ok(g, t, -1))
     g->t[t].flags |= flag;
+}
+
+void wt_gm_place(wt_graph *g, int t, int dev, int weights, int64_t il) {
+  if (!gm_ok(g, t, -1))
+    return;
+  g->t[t].dev = (signed char)dev;
+  g->t[t].il = (int)il;
+  if (weights)
+    g->t[t].flags |= WT_GM_WEIGHTS;
+}
+
+void wt_gm_tag(wt_graph *g, int t, int tag, int64_t il) {
+  if (!gm_ok(g, t, -1))
+    return;
+  g->t[t].tag = (unsigned char)tag;
+  g->t[t].il = (int)il;
+}
+
+void wt_gm_set_sub(wt_graph *g, int t, int sub) {
+  if (gm_ok(g, t, -1))
+    g->t[t].sub = (unsigned char)sub;
+}
+
+void wt_gm_offset(wt_graph *g, int t, uint64_t offs) {
+  if (gm_ok(g, t, -1))
+    g->t[t].view_offs += offs;
 }
 
 /* A tensor shaped like a, contiguous (ggml_dup_tensor), made by op. */
@@ -477,6 +506,63 @@ uint64_t wt_gm_nbytes(const wt_graph *g, int id) {
       n += (uint64_t)(t->ne[i] - 1) * t->nb[i];
   }
   return n;
+}
+
+/* ggml_dup_tensor_layout: a's type, shape and strides, no op. */
+int wt_gm_dup_layout(wt_graph *g, int a) {
+  int t;
+  if (!gm_ok(g, a, -1))
+    return -1;
+  t = gm_tensor(g, g->t[a].type, g->t[a].ne, WT_GM_NONE, -1);
+  if (t >= 0)
+    memcpy(g->t[t].nb, g->t[a].nb, sizeof(g->t[t].nb));
+  return t;
+}
+
+/* ggml_view_tensor: a view of all of a, op NONE, a its source. */
+int wt_gm_view_of(wt_graph *g, int a) {
+  int t;
+  if (!gm_ok(g, a, -1))
+    return -1;
+  t = gm_tensor(g, g->t[a].type, g->t[a].ne, WT_GM_NONE, a);
+  if (t >= 0) {
+    memcpy(g->t[t].nb, g->t[a].nb, sizeof(g->t[t].nb));
+    g->t[t].src[0] = a;
+  }
+  return t;
+}
+
+int wt_gm_is_view_op(wt_gm_op op) {
+  return op == WT_GM_RESHAPE || op == WT_GM_VIEW || op == WT_GM_PERMUTE || op == WT_GM_TRANSPOSE;
+}
+
+int wt_gm_contiguous(const wt_graph *g, int id, int m, int n) {
+  const wt_gm_tensor *t = &g->t[id];
+  uint64_t size, block, next;
+  int i;
+  if (gm_type(t->type, &size, &block) != 0)
+    return 0;
+  if ((uint64_t)t->ne[0] != block && t->nb[0] != size)
+    return 0;
+  next = size * ((uint64_t)t->ne[0] / block);
+  for (i = 1; i < n; i++) {
+    if (i > m) {
+      if (t->ne[i] != 1 && t->nb[i] != next)
+        return 0;
+      next *= (uint64_t)t->ne[i];
+    } else {
+      next = (uint64_t)t->ne[i] * t->nb[i]; /* this dimension need not follow */
+    }
+  }
+  return 1;
+}
+
+int wt_gm_contiguous_rows(const wt_graph *g, int id) {
+  const wt_gm_tensor *t = &g->t[id];
+  uint64_t size, block;
+  if (gm_type(t->type, &size, &block) != 0)
+    return 0;
+  return (uint64_t)t->ne[0] == block || t->nb[0] == size;
 }
 
 /* ============================ Ordering a graph ============================ */

@@ -60,8 +60,28 @@ typedef enum wt_gm_op {
 } wt_gm_op;
 
 /* Tensor flags (ggml's input and output; external: the data lives in a
-** buffer of its own, as weights and caches do, so ggml-alloc skips it). */
-enum { WT_GM_INPUT = 1, WT_GM_OUTPUT = 2, WT_GM_EXTERNAL = 4, WT_GM_VISITED = 8 };
+** buffer of its own, as weights and caches do, so ggml-alloc skips it;
+** weights: that buffer holds a model's weights, GGML_BACKEND_BUFFER_USAGE_WEIGHTS,
+** which ggml_backend_sched looks for). */
+enum {
+  WT_GM_INPUT = 1,
+  WT_GM_OUTPUT = 2,
+  WT_GM_EXTERNAL = 4,
+  WT_GM_VISITED = 8,
+  WT_GM_WEIGHTS = 16
+};
+
+/* The device an external tensor's buffer is on (wt_gm_tensor.dev). */
+enum { WT_GM_DEV_NONE = -1, WT_GM_DEV_GPU = 0, WT_GM_DEV_CPU = 1 };
+
+/* The name llama.cpp's graph callback looks for (wt_gm_tensor.tag): a
+** norm of layer il ("norm"), an attention that flash attention computes
+** (its fused-op record). */
+enum { WT_GM_TAG_NONE = 0, WT_GM_TAG_NORM, WT_GM_TAG_FA };
+
+/* Which function a UNARY or GLU node applies (wt_gm_tensor.sub), where it
+** matters (CUDA's fusion of expert routing looks for a sigmoid). */
+enum { WT_GM_SUB_NONE = 0, WT_GM_SUB_SIGMOID };
 
 typedef struct wt_gm_tensor {
   int type;
@@ -71,6 +91,11 @@ typedef struct wt_gm_tensor {
   int src[WT_GM_MAX_SRC]; /* tensor ids, -1 for none */
   int view_src;           /* the tensor a view's data lies in, -1 */
   unsigned flags;
+  uint64_t view_offs; /* a view's first byte in view_src's data */
+  int il;             /* the layer of a weight, a cache or a tagged node; -1 */
+  signed char dev;    /* WT_GM_DEV_*: where an external tensor's buffer is */
+  unsigned char tag;  /* WT_GM_TAG_* */
+  unsigned char sub;  /* WT_GM_SUB_* */
 } wt_gm_tensor;
 
 /* A tensor or a buffer larger is "too big" (WT_GM_TOO_BIG). */
@@ -135,6 +160,33 @@ int wt_gm_permute(wt_graph *g, int a, int ax0, int ax1, int ax2, int ax3);
 int wt_gm_transpose(wt_graph *g, int a);
 
 void wt_gm_set_flag(wt_graph *g, int t, unsigned flag);
+
+/* An external tensor's device (WT_GM_DEV_*) and layer (-1: none); weights
+** 1 when its buffer holds a model's weights. */
+void wt_gm_place(wt_graph *g, int t, int dev, int weights, int64_t il);
+
+/* Name node t for llama.cpp's callback (WT_GM_TAG_*) as of layer il. */
+void wt_gm_tag(wt_graph *g, int t, int tag, int64_t il);
+
+/* Set the function of a UNARY node (WT_GM_SUB_*). */
+void wt_gm_set_sub(wt_graph *g, int t, int sub);
+
+/* Move view t's first byte offs bytes further into its data. */
+void wt_gm_offset(wt_graph *g, int t, uint64_t offs);
+
+/* ggml_is_view_op: RESHAPE, VIEW, PERMUTE, TRANSPOSE. */
+int wt_gm_is_view_op(wt_gm_op op);
+
+/* ggml_is_contiguous_m_n: dimensions above m and below n laid out one
+** after the other (m 0, n 4: ggml_is_contiguous; m 1: _1; m 2: _2); and
+** ggml_is_contiguous_rows. */
+int wt_gm_contiguous(const wt_graph *g, int t, int m, int n);
+int wt_gm_contiguous_rows(const wt_graph *g, int t);
+
+/* A new leaf with a's type, shape and strides (ggml_dup_tensor_layout), or
+** a view of a (ggml_view_tensor: op NONE, a the source); -1 once g failed. */
+int wt_gm_dup_layout(wt_graph *g, int a);
+int wt_gm_view_of(wt_graph *g, int a);
 
 /* Bytes of tensor t's data (ggml_nbytes). */
 uint64_t wt_gm_nbytes(const wt_graph *g, int t);

@@ -62,8 +62,8 @@ static int lg_store(lg_ctx *c, const lg_kv *kv, int cache, int cur, int64_t gqa,
   return wt_gm_set_rows(g, cache, cur, is_v ? kv->v_idxs : kv->k_idxs);
 }
 
-/* build_attn_mha: attention of q over the cached k and v. */
-static int lg_mha(lg_ctx *c, int mask, int q, int k, int v, int v_mla) {
+/* build_attn_mha: layer il's attention of q over the cached k and v. */
+static int lg_mha(lg_ctx *c, uint64_t il, int mask, int q, int k, int v, int v_mla) {
   wt_graph *g = &c->g;
   const wt_gm_tensor *qt, *t;
   int cur, v_trans;
@@ -84,7 +84,8 @@ static int lg_mha(lg_ctx *c, int mask, int q, int k, int v, int v_mla) {
     if (!g->failed && g->t[v].type == WT_GM_F32)
       v = wt_gm_cast(g, v, WT_GM_F16);
     cur = wt_gm_flash_attn_ext(g, q, k, v, mask);
-    if (v_mla >= 0) { /* MLA: decompress each head's output */
+    wt_gm_tag(g, cur, WT_GM_TAG_FA, (int64_t)il); /* res->add_fused_node */
+    if (v_mla >= 0) {                             /* MLA: decompress each head's output */
       cur =
           wt_gm_permute(g, wt_gm_mul_mat(g, v_mla, wt_gm_permute(g, cur, 0, 2, 1, 3)), 0, 2, 1, 3);
       if (cur < 0)
@@ -130,22 +131,22 @@ int lg_attention_mla(lg_ctx *c, uint64_t il, int cur) {
   const lg_kv *kv = &c->kv[0];
   int64_t n_embd = (int64_t)p->n_embd, nh = (int64_t)p->n_head[il], n = c->n_tokens;
   int64_t hq = (int64_t)p->head_k_mla, rope = (int64_t)p->n_rot, nope = hq - rope;
-  int64_t lora = (int64_t)p->kv_lora, hk = (int64_t)p->head_k, cells = kv->cells;
+  int64_t lora = (int64_t)p->kv_lora, hk = (int64_t)p->head_k, cells = kv->cells, l = (int64_t)il;
   uint64_t row = lg_row(WT_GM_F32, lora + rope), qrow;
   int q, ckv, kvc, kpe, qn, qpe, k, v, kc;
   if (p->q_lora != 0) {
-    q = wt_gm_mul_mat(g, lg_weight(c, n_embd, (int64_t)p->q_lora), cur);
-    q = wt_gm_mul(g, wt_gm_rms_norm(g, q), lg_weight(c, (int64_t)p->q_lora, 1));
-    q = wt_gm_mul_mat(g, lg_weight(c, (int64_t)p->q_lora, nh * hq), q);
+    q = lg_linear(c, l, "attn_q_a", n_embd, (int64_t)p->q_lora, cur, 0);
+    q = lg_rms_weighted(c, l, "attn_q_a_norm", (int64_t)p->q_lora, q);
+    q = lg_linear(c, l, "attn_q_b", (int64_t)p->q_lora, nh * hq, q, 0);
   } else {
-    q = wt_gm_mul_mat(g, lg_weight(c, n_embd, nh * hq), cur);
+    q = lg_linear(c, l, "attn_q", n_embd, nh * hq, cur, 0);
   }
   q = lg_reshape_3d(c, q, hq, nh, n);
-  ckv = wt_gm_mul_mat(g, lg_weight(c, n_embd, lora + rope), cur);
+  ckv = lg_linear(c, l, "attn_kv_a_mqa", n_embd, lora + rope, cur, 0);
   kvc = lg_view_2d(c, ckv, lora, n, row);
   kpe = wt_gm_view_4d(g, ckv, rope, 1, n, 1, row, row, row * (uint64_t)n);
   kpe = wt_gm_rope(g, kpe, c->pos, -1);
-  kvc = wt_gm_mul(g, wt_gm_rms_norm(g, kvc), lg_weight(c, lora, 1));
+  kvc = lg_rms_weighted(c, l, "attn_kv_a_norm", lora, kvc);
   if (g->failed)
     return -1;
   qrow = g->t[q].nb[2];
@@ -153,7 +154,7 @@ int lg_attention_mla(lg_ctx *c, uint64_t il, int cur) {
   qpe = wt_gm_view_4d(g, q, rope, nh, n, 1, g->t[q].nb[1], qrow, qrow * (uint64_t)n);
   qpe = wt_gm_rope(g, qpe, c->pos, -1);
   /* Q's no-RoPE part absorbed into the latent space (wk_b, per head) */
-  qn = wt_gm_mul_mat(g, wt_gm_new(g, WT_GM_F32, nope, lora, nh, 1, WT_GM_EXTERNAL),
+  qn = wt_gm_mul_mat(g, lg_weight(c, l, "attn_k_b.weight", nope, lora, nh),
                      wt_gm_permute(g, qn, 0, 2, 1, 3));
   q = wt_gm_concat(g, wt_gm_permute(g, qn, 0, 2, 1, 3), qpe, 0);
   kvc = lg_reshape_3d(c, kvc, lora, 1, n);
@@ -162,7 +163,7 @@ int lg_attention_mla(lg_ctx *c, uint64_t il, int cur) {
   wt_gm_expand(g, q);
   wt_gm_expand(g, v);
   wt_gm_expand(g, k);
-  kc = wt_gm_new(g, p->type_k, hk, cells, c->n_stream, 1, WT_GM_EXTERNAL);
+  kc = lg_cache(c, l, p->type_k, hk, cells, c->n_stream);
   wt_gm_expand(g, lg_store(c, kv, kc, k, hk, 0));
   k = wt_gm_view_4d(g, kc, hk, 1, cells, c->n_stream, lg_row(p->type_k, hk), lg_row(p->type_k, hk),
                     lg_row(p->type_k, hk * cells));
@@ -170,9 +171,9 @@ int lg_attention_mla(lg_ctx *c, uint64_t il, int cur) {
     return -1;
   v = wt_gm_view_4d(g, k, lora, g->t[k].ne[1], g->t[k].ne[2], g->t[k].ne[3], g->t[k].nb[1],
                     g->t[k].nb[2], g->t[k].nb[3]);
-  cur = lg_mha(c, kv->mask, q, k, v,
-               wt_gm_new(g, WT_GM_F32, lora, (int64_t)p->head_v_mla, nh, 1, WT_GM_EXTERNAL));
-  return wt_gm_mul_mat(g, lg_weight(c, nh * (int64_t)p->head_v_mla, n_embd), cur);
+  cur = lg_mha(c, il, kv->mask, q, k, v,
+               lg_weight(c, l, "attn_v_b.weight", lora, (int64_t)p->head_v_mla, nh));
+  return lg_linear(c, l, "attn_output", nh * (int64_t)p->head_v_mla, n_embd, cur, 0);
 }
 
 /* One layer's self-attention (the llama builder, then build_attn). */
@@ -180,15 +181,15 @@ int lg_attention(lg_ctx *c, uint64_t il, int cur) {
   wt_graph *g = &c->g;
   const wt_lg_params *p = c->p;
   int64_t hk = (int64_t)p->head_k, hv = (int64_t)p->head_v, nh = (int64_t)p->n_head[il];
-  int64_t nkv = (int64_t)p->n_head_kv[il], n_embd = (int64_t)p->n_embd;
+  int64_t nkv = (int64_t)p->n_head_kv[il], n_embd = (int64_t)p->n_embd, l = (int64_t)il;
   int iswa = p->swa != NULL;
   const lg_kv *kv = &c->kv[iswa && p->swa[il]];
   int64_t cells = kv->cells;
   unsigned b = p->bias[il];
-  int q, k, v, kc, vc;
+  int q, k, v, kc, vc, factors = lg_rope_factors(c, l);
   if (p->features & WT_LG_FUSED_QKV) {
     /* build_qkv's fused path: views of one projection's rows */
-    int qkv = lg_linear(c, n_embd, hk * nh + hk * nkv + hv * nkv, cur, 0);
+    int qkv = lg_linear(c, l, "attn_qkv", n_embd, hk * nh + hk * nkv + hv * nkv, cur, 0);
     uint64_t row = g->failed ? 0 : g->t[qkv].nb[1];
     q = wt_gm_view_4d(g, qkv, hk, nh, c->n_tokens, 1, lg_row(WT_GM_F32, hk), row,
                       row * (uint64_t)c->n_tokens);
@@ -197,23 +198,21 @@ int lg_attention(lg_ctx *c, uint64_t il, int cur) {
     v = wt_gm_view_4d(g, qkv, hv, nkv, c->n_tokens, 1, lg_row(WT_GM_F32, hv), row,
                       row * (uint64_t)c->n_tokens);
   } else {
-    q = lg_linear(c, n_embd, hk * nh, cur, b & WT_LG_BQ);
-    k = lg_linear(c, n_embd, hk * nkv, cur, b & WT_LG_BK);
-    v = lg_linear(c, n_embd, hv * nkv, cur, b & WT_LG_BV);
+    q = lg_linear(c, l, "attn_q", n_embd, hk * nh, cur, b & WT_LG_BQ);
+    k = lg_linear(c, l, "attn_k", n_embd, hk * nkv, cur, b & WT_LG_BK);
+    v = lg_linear(c, l, "attn_v", n_embd, hv * nkv, cur, b & WT_LG_BV);
     q = lg_reshape_3d(c, q, hk, nh, c->n_tokens);
     k = lg_reshape_3d(c, k, hk, nkv, c->n_tokens);
     v = lg_reshape_3d(c, v, hv, nkv, c->n_tokens);
   }
   if (p->features & WT_LG_QK_NORM) {
-    q = wt_gm_mul(g, wt_gm_rms_norm(g, q), lg_weight(c, hk, 1));
-    q = wt_gm_rope(g, q, c->pos, -1);
-    k = wt_gm_mul(g, wt_gm_rms_norm(g, k), lg_weight(c, hk, 1));
-    k = wt_gm_rope(g, k, c->pos, -1);
+    q = wt_gm_rope(g, lg_rms_weighted(c, l, "attn_q_norm", hk, q), c->pos, factors);
+    k = wt_gm_rope(g, lg_rms_weighted(c, l, "attn_k_norm", hk, k), c->pos, factors);
   } else if ((!(p->features & WT_LG_PARALLEL) || (p->swa != NULL && p->swa[il])) &&
              !((p->features & WT_LG_NOPE_EVERY_4) && (il + 1) % 4 == 0) &&
              !(p->features & WT_LG_NO_ROPE)) {
-    q = wt_gm_rope(g, q, c->pos, -1);
-    k = wt_gm_rope(g, k, c->pos, -1);
+    q = wt_gm_rope(g, q, c->pos, factors);
+    k = wt_gm_rope(g, k, c->pos, factors);
   }
   if (p->features & WT_LG_Q_SCALE)
     q = wt_gm_scale(g, q);
@@ -227,9 +226,8 @@ int lg_attention(lg_ctx *c, uint64_t il, int cur) {
   wt_gm_expand(g, q);
   wt_gm_expand(g, iswa ? k : v);
   wt_gm_expand(g, iswa ? v : k);
-  kc = wt_gm_new(g, p->type_k, hk * nkv, cells, c->n_stream, 1, WT_GM_EXTERNAL);
-  vc = wt_gm_new(g, p->type_v, c->v_trans ? c->v_gqa : hv * nkv, cells, c->n_stream, 1,
-                 WT_GM_EXTERNAL);
+  kc = lg_cache(c, l, p->type_k, hk * nkv, cells, c->n_stream);
+  vc = lg_cache(c, l, p->type_v, c->v_trans ? c->v_gqa : hv * nkv, cells, c->n_stream);
   wt_gm_expand(g, lg_store(c, kv, kc, k, hk * nkv, 0));
   wt_gm_expand(g, lg_store(c, kv, vc, v, hv * nkv, 1));
   k = wt_gm_view_4d(g, kc, hk, nkv, cells, c->n_stream, lg_row(p->type_k, hk),
@@ -240,8 +238,8 @@ int lg_attention(lg_ctx *c, uint64_t il, int cur) {
   else
     v = wt_gm_view_4d(g, vc, hv, nkv, cells, c->n_stream, lg_row(p->type_v, hv),
                       lg_row(p->type_v, hv * nkv), lg_row(p->type_v, hv * nkv * cells));
-  cur = lg_mha(c, kv->mask, q, k, v, -1);
+  cur = lg_mha(c, il, kv->mask, q, k, v, -1);
   if (kv->v_rot >= 0)
     cur = lg_hadamard(c, cur, kv->v_rot);
-  return lg_linear(c, hv * nh, n_embd, cur, b & WT_LG_BO);
+  return lg_linear(c, l, "attn_output", hv * nh, n_embd, cur, b & WT_LG_BO);
 }

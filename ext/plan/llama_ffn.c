@@ -8,22 +8,27 @@
 
 /* build_ffn with SiLU and a parallel gate (fused into swiglu), n_ff wide;
 ** or phi3's: one up projection 2 n_ff wide and swiglu of its halves; or
-** arcee's: up, ReLU, square, down; or starcoder2's: up, GELU, down. */
-int lg_ffn(lg_ctx *c, int64_t n_ff, unsigned b, int cur) {
-  int64_t n_embd = (int64_t)c->p->n_embd;
+** arcee's: up, ReLU, square, down; or starcoder2's: up, GELU, down.  The
+** weights are layer il's ffn_up, ffn_gate, ffn_down, or with shexp the
+** shared experts' ffn_up_shexp... */
+int lg_ffn(lg_ctx *c, uint64_t il, int shexp, int64_t n_ff, unsigned b, int cur) {
+  int64_t n_embd = (int64_t)c->p->n_embd, l = (int64_t)il;
+  const char *up_n = shexp ? "ffn_up_shexp" : "ffn_up",
+             *down_n = shexp ? "ffn_down_shexp" : "ffn_down";
   if (c->p->features & WT_LG_FFN_SWIGLU) {
-    int up = lg_linear(c, n_embd, 2 * n_ff, cur, 0);
-    return lg_linear(c, n_ff, n_embd, wt_gm_glu(&c->g, up), 0);
+    int up = lg_linear(c, l, up_n, n_embd, 2 * n_ff, cur, 0);
+    return lg_linear(c, l, down_n, n_ff, n_embd, wt_gm_glu(&c->g, up), 0);
   }
   if (c->p->features & (WT_LG_FFN_RELU_SQR | WT_LG_FFN_GELU)) { /* no gate: LLM_FFN_SEQ */
-    int act = wt_gm_unary(&c->g, lg_linear(c, n_embd, n_ff, cur, b & WT_LG_B_UP));
+    int act = wt_gm_unary(&c->g, lg_linear(c, l, up_n, n_embd, n_ff, cur, b & WT_LG_B_UP));
     if (c->p->features & WT_LG_FFN_RELU_SQR)
       act = wt_gm_sqr(&c->g, act);
-    return lg_linear(c, n_ff, n_embd, act, b & WT_LG_B_DOWN);
+    return lg_linear(c, l, down_n, n_ff, n_embd, act, b & WT_LG_B_DOWN);
   }
-  int up = lg_linear(c, n_embd, n_ff, cur, b & WT_LG_B_UP);
-  int gate = lg_linear(c, n_embd, n_ff, cur, b & WT_LG_B_GATE);
-  return lg_linear(c, n_ff, n_embd, wt_gm_glu_split(&c->g, gate, up), b & WT_LG_B_DOWN);
+  int up = lg_linear(c, l, up_n, n_embd, n_ff, cur, b & WT_LG_B_UP);
+  int gate =
+      lg_linear(c, l, shexp ? "ffn_gate_shexp" : "ffn_gate", n_embd, n_ff, cur, b & WT_LG_B_GATE);
+  return lg_linear(c, l, down_n, n_ff, n_embd, wt_gm_glu_split(&c->g, gate, up), b & WT_LG_B_DOWN);
 }
 
 /* ggml_argsort_top_k: the order of each row of a, its first k. */
@@ -64,10 +69,16 @@ int lg_moe(lg_ctx *c, uint64_t il, int cur) {
   int probs, sel, w, up, gate, experts, out, first;
   int64_t i;
   int scores;
-  probs = wt_gm_mul_mat(g, lg_weight(c, n_embd, n_exp), cur);
-  probs =
-      p->features & WT_LG_MOE_SIGMOID ? wt_gm_unary(g, probs) : wt_gm_soft_max_ext(g, probs, -1);
-  scores = p->features & WT_LG_MOE_PROBS_BIAS ? wt_gm_add(g, probs, lg_weight(c, n_exp, 1)) : probs;
+  probs = wt_gm_mul_mat(g, lg_weight(c, (int64_t)il, "ffn_gate_inp.weight", n_embd, n_exp, 1), cur);
+  if (p->features & WT_LG_MOE_SIGMOID) {
+    probs = wt_gm_unary(g, probs);
+    wt_gm_set_sub(g, probs, WT_GM_SUB_SIGMOID);
+  } else {
+    probs = wt_gm_soft_max_ext(g, probs, -1);
+  }
+  scores = p->features & WT_LG_MOE_PROBS_BIAS
+               ? wt_gm_add(g, probs, lg_weight(c, (int64_t)il, "exp_probs_b.bias", n_exp, 1, 1))
+               : probs;
   if (p->n_groups > 1)
     scores = lg_moe_groups(c, scores, n);
   sel = lg_top_k(c, scores, k);
@@ -82,9 +93,13 @@ int lg_moe(lg_ctx *c, uint64_t il, int cur) {
     w = wt_gm_scale(g, w);
   wt_gm_expand(g, w);
   cur = lg_reshape_3d(c, cur, n_embd, 1, n);
-  up = wt_gm_mul_mat_id(g, lg_weight(c, n_embd, n_ff), cur, sel);
-  gate = wt_gm_mul_mat_id(g, lg_weight(c, n_embd, n_ff), cur, sel);
-  experts = wt_gm_mul_mat_id(g, lg_weight(c, n_ff, n_embd), wt_gm_glu_split(g, gate, up), sel);
+  up = wt_gm_mul_mat_id(g, lg_weight(c, (int64_t)il, "ffn_up_exps.weight", n_embd, n_ff, n_exp),
+                        cur, sel);
+  gate = wt_gm_mul_mat_id(g, lg_weight(c, (int64_t)il, "ffn_gate_exps.weight", n_embd, n_ff, n_exp),
+                          cur, sel);
+  experts =
+      wt_gm_mul_mat_id(g, lg_weight(c, (int64_t)il, "ffn_down_exps.weight", n_ff, n_embd, n_exp),
+                       wt_gm_glu_split(g, gate, up), sel);
   experts = wt_gm_mul(g, experts, w);
   wt_gm_expand(g, experts);
   if (experts < 0)
@@ -94,8 +109,9 @@ int lg_moe(lg_ctx *c, uint64_t il, int cur) {
   first = g->n_t;
   for (i = 0; i < k; i++) {
     uint64_t nb2 = g->failed ? 0 : g->t[experts].nb[2];
-    wt_gm_expand(
-        g, wt_gm_view_4d(g, experts, n_embd, n, 1, 1, nb2, nb2 * (uint64_t)n, nb2 * (uint64_t)n));
+    int v = wt_gm_view_4d(g, experts, n_embd, n, 1, 1, nb2, nb2 * (uint64_t)n, nb2 * (uint64_t)n);
+    wt_gm_offset(g, v, (uint64_t)i * (g->failed ? 0 : g->t[experts].nb[1]));
+    wt_gm_expand(g, v);
   }
   out = first;
   for (i = 1; i < k; i++) {
@@ -109,9 +125,10 @@ int lg_moe(lg_ctx *c, uint64_t il, int cur) {
 
 /* qwen2moe's shared expert: an FFN scaled by a sigmoid gate (written as
 ** silu(x) / x, as llama.cpp does). */
-int lg_shared_expert(lg_ctx *c, int cur) {
+int lg_shared_expert(lg_ctx *c, uint64_t il, int cur) {
   wt_graph *g = &c->g;
-  int in = wt_gm_mul_mat(g, lg_weight(c, (int64_t)c->p->n_embd, 1), cur);
+  int in = wt_gm_mul_mat(
+      g, lg_weight(c, (int64_t)il, "ffn_gate_inp_shexp.weight", (int64_t)c->p->n_embd, 1, 1), cur);
   int gate = wt_gm_div(g, wt_gm_unary(g, in), in);
-  return wt_gm_mul(g, lg_ffn(c, (int64_t)c->p->n_ff_shared, 0, cur), gate);
+  return wt_gm_mul(g, lg_ffn(c, il, 1, (int64_t)c->p->n_ff_shared, 0, cur), gate);
 }

@@ -71,6 +71,20 @@ enum {
   WT_LG_NO_ROPE = 1 << 28         /* baichuan but its 7B (32 layers): no RoPE (ALiBi) */
 };
 
+/* The GPU a graph runs beside the CPU on (on 0: the CPU alone). */
+typedef struct wt_lg_gpu {
+  int on;
+  int cc;               /* compute capability, ggml's way (900: 9.0), cuda_ops.h */
+  uint64_t first_layer; /* the first layer on the GPU (llama.cpp's i_gpu_start) */
+  int output;           /* the output layer (output_norm, output) is on the GPU */
+  int full;             /* n_gpu_layers > n_layer: every layer offloaded */
+  int op_offload;       /* large batches of CPU weights' products run on the GPU */
+} wt_lg_gpu;
+
+/* The ggml type of the model's tensor "blk.IL.NAME" (il -1: "NAME"), or -1
+** when the model has none (its stand-in then: F32). */
+typedef int (*wt_lg_type_fn)(const void *ud, int64_t il, const char *name);
+
 typedef struct wt_lg_params {
   unsigned features; /* WT_LG_QK_NORM ... */
   uint64_t n_layer, n_embd, n_vocab;
@@ -91,8 +105,14 @@ typedef struct wt_lg_params {
   uint64_t swa_cells;       /* the sliding-window cache's cells per stream */
   uint64_t n_seq;           /* sequences = streams (kv_unified off) */
   uint64_t n_tokens;        /* the micro-batch: min(n_ctx, n_ubatch) */
-  int flash_attn;           /* 0 or 1, resolved */
+  int flash_attn;           /* 0 or 1, resolved; with a GPU, 2: auto (llama.cpp decides) */
+  int v_trans;              /* the V cache is stored transposed (the cache made for no flash
+                               attention; "auto" makes it for flash attention) */
   int type_k, type_v;       /* ggml type ids of the caches */
+  wt_lg_gpu gpu;
+  wt_lg_type_fn weight_type; /* NULL: every weight F32 (the CPU's sizes do not depend on it) */
+  const void *ud;            /* weight_type's */
+  uint64_t n_rot_factors;    /* the RoPE factors' width when the architecture reads them */
 } wt_lg_params;
 
 /* 0 with *bytes set; 1 when the graph is not one this file models (a
@@ -101,5 +121,11 @@ typedef struct wt_lg_params {
 ** -1 out of memory.  A quantized cache with heads a multiple of 64 wide is
 ** rotated as llama.cpp rotates it. */
 int wt_llama_compute(const wt_lg_params *p, uint64_t *bytes);
+
+/* The same beside a GPU (p->gpu.on): the CUDA0 and CUDA_Host compute
+** buffers llama.cpp's scheduler reserves (graph_sched.h), and flash
+** attention as resolved (*fa: 0 or 1; "auto" is on when every layer's
+** attention runs on the layer's device).  Returns as wt_llama_compute. */
+int wt_llama_compute_gpu(const wt_lg_params *p, uint64_t *cuda, uint64_t *host, int *fa);
 
 #endif

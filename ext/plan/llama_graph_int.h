@@ -26,20 +26,30 @@ typedef struct lg_ctx {
   wt_graph g;
   const wt_lg_params *p;
   int64_t n_tokens, n_outputs, n_stream;
-  int v_trans;              /* V cache stored transposed (flash attention off) */
-  int64_t v_gqa;            /* the V cache's row: the widest layer's */
-  int pos, out_ids, s_copy; /* s_copy: which recurrent state each sequence reads */
-  lg_kv kv[2];              /* the cache, and the sliding-window one (llama_kv_cache_iswa) */
+  int v_trans;                   /* V cache stored transposed (flash attention off) */
+  int64_t v_gqa;                 /* the V cache's row: the widest layer's */
+  int pos, out_ids, s_copy;      /* s_copy: which recurrent state each sequence reads */
+  int s_copy_main, s_copy_extra; /* its views: this batch's rows, the others (made once) */
+  lg_kv kv[2];                   /* the cache, and the sliding-window one (llama_kv_cache_iswa) */
 } lg_ctx;
 
-/* llama_pieces.c: bytes of n values of ggml type t (ggml_row_size); a
-** weight (a leaf in a buffer of its own); build_lora_mm and an optional
-** bias; build_norm as the architecture norms; ggml_view_2d,
-** ggml_reshape_2d and _3d in terms of the 4-d calls. */
+/* llama_pieces.c: bytes of n values of ggml type t (ggml_row_size); the
+** device of layer il (-1: the output layer); a weight "blk.il.name" (a
+** leaf in a buffer of its own, its type and device llama.cpp's); a cache
+** of layer il; layer il's RoPE factors or -1; build_lora_mm of
+** "name.weight" and an optional "name.bias"; build_norm as the
+** architecture norms (tagged: named "norm" for llama.cpp's callback); an
+** RMS norm with a weight, tagged; ggml_view_2d, ggml_reshape_2d and _3d in
+** terms of the 4-d calls. */
 uint64_t lg_row(int t, int64_t n);
-int lg_weight(lg_ctx *c, int64_t ne0, int64_t ne1);
-int lg_linear(lg_ctx *c, int64_t n_in, int64_t n_out, int cur, int bias);
-int lg_norm(lg_ctx *c, int cur);
+int lg_layer_dev(const lg_ctx *c, int64_t il);
+int lg_weight(lg_ctx *c, int64_t il, const char *name, int64_t ne0, int64_t ne1, int64_t ne2);
+int lg_cache(lg_ctx *c, int64_t il, int type, int64_t ne0, int64_t ne1, int64_t ne2);
+int lg_rope_factors(lg_ctx *c, int64_t il);
+int lg_linear(lg_ctx *c, int64_t il, const char *name, int64_t n_in, int64_t n_out, int cur,
+              int bias);
+int lg_norm(lg_ctx *c, int64_t il, const char *name, int tagged, int cur);
+int lg_rms_weighted(lg_ctx *c, int64_t il, const char *name, int64_t n, int x);
 int lg_view_2d(lg_ctx *c, int a, int64_t ne0, int64_t ne1, uint64_t nb1);
 int lg_reshape_2d(lg_ctx *c, int a, int64_t ne0, int64_t ne1);
 int lg_reshape_3d(lg_ctx *c, int a, int64_t ne0, int64_t ne1, int64_t ne2);
@@ -50,13 +60,14 @@ int lg_reshape_3d(lg_ctx *c, int a, int64_t ne0, int64_t ne1, int64_t ne2);
 int lg_attention(lg_ctx *c, uint64_t il, int cur);
 int lg_attention_mla(lg_ctx *c, uint64_t il, int cur);
 
-/* llama_ffn.c: build_ffn n_ff wide with the biases b; layer il's experts
+/* llama_ffn.c: layer il's build_ffn n_ff wide with the biases b (shexp:
+** the shared experts' weights, "ffn_up_shexp"...); layer il's experts
 ** (build_moe_ffn); qwen2moe's gated shared expert. */
-int lg_ffn(lg_ctx *c, int64_t n_ff, unsigned b, int cur);
+int lg_ffn(lg_ctx *c, uint64_t il, int shexp, int64_t n_ff, unsigned b, int cur);
 int lg_moe(lg_ctx *c, uint64_t il, int cur);
-int lg_shared_expert(lg_ctx *c, int cur);
+int lg_shared_expert(lg_ctx *c, uint64_t il, int cur);
 
-/* llama_mamba.c: build_mamba_layer over the normed input cur. */
-int lg_mamba(lg_ctx *c, int cur);
+/* llama_mamba.c: build_mamba_layer of layer il over the normed input cur. */
+int lg_mamba(lg_ctx *c, uint64_t il, int cur);
 
 #endif

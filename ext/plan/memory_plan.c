@@ -119,9 +119,29 @@ static const mp_arch mp_archs[] = {
 ** reserves (it rounds it up to a multiple of the sequences). */
 static int mp_compute(mp_ctx *x, uint64_t n_vocab) {
   uint64_t logits, hidden, floor;
-  int kq;
-  if (!x->known_compute)
-    return mp_row(x, -1, "compute", 0, 0, "unknown for this architecture");
+  int kq, k;
+  if (!x->known_compute) {
+    for (k = 0; k < (x->gpu ? 2 : 1); k++) {
+      if (mp_row(x, -1, "compute", 0, 0, "unknown for this architecture") != 0)
+        return -1;
+      if (x->gpu)
+        mp_row_dev(x, k ? WT_DEV_HOST : WT_DEV_CUDA);
+    }
+    return 0;
+  }
+  if (x->exact_compute && x->gpu) { /* the GPU's buffer, then the CPU's */
+    const char *fa = x->fa_asked != WT_FA_AUTO ? "" : x->flash_attn ? " (auto)" : " (auto: off)";
+    for (k = 0; k < 2; k++) {
+      if (mp_row(x, -1, "compute", 1, k ? x->compute_host : x->compute,
+                 "ggml's scheduler's split of llama.cpp's %.*s graph, the %s's part, %llu tokens, "
+                 "flash attention %s%s",
+                 (int)x->arch.n, x->arch.p, k ? "CPU" : "GPU", (unsigned long long)x->n_tokens,
+                 x->flash_attn ? "on" : "off", fa) != 0)
+        return -1;
+      mp_row_dev(x, k ? WT_DEV_HOST : WT_DEV_CUDA);
+    }
+    return 0;
+  }
   if (x->exact_compute)
     return mp_row(x, -1, "compute", 1, x->compute,
                   "ggml-alloc's layout of llama.cpp's %.*s graph on the CPU, %llu tokens, flash "
@@ -132,44 +152,107 @@ static int mp_compute(mp_ctx *x, uint64_t n_vocab) {
       mp_mul3(x, x->n_embd, x->n_tokens, 4, "the hidden state", &hidden) != 0 ||
       wt_add(logits, hidden, &floor) != 0)
     return wt_fail(x->err, "the compute buffer overflows 64 bits");
-  kq = x->kq > floor;
-  if (kq)
-    floor = x->kq;
-  if (mp_row(x, -1, "compute", 0, 0,
-             "unknown: llama.cpp plans it from its graph; at least %llu bytes (%s), %llu tokens, "
-             "flash attention %s",
-             (unsigned long long)floor, kq ? "one layer's attention scores" : "logits and input",
-             (unsigned long long)x->n_tokens, x->flash_attn ? "on" : "off") != 0)
-    return -1;
-  x->plan->rows[x->plan->n_rows - 1].at_least = floor;
+  /* With a GPU, a bound per buffer: the logits in the output layer's
+  ** device's buffer (CUDA0, or the CPU backend's CUDA_Host), each layer's
+  ** scores in its device's (the KV cache is no weight: op_offload leaves
+  ** the products with it where they are, ggml-backend.cpp). */
+  for (k = 0; k < (x->gpu ? 2 : 1); k++) {
+    uint64_t f = !x->gpu || x->gpu_output == !k ? floor : 0;
+    uint64_t scores = x->gpu ? x->kq_dev[k] : x->kq;
+    kq = scores > f;
+    if (kq)
+      f = scores;
+    if (mp_row(x, -1, "compute", 0, 0,
+               "unknown: llama.cpp plans it from its graph; at least %llu bytes (%s), %llu tokens, "
+               "flash attention %s%s",
+               (unsigned long long)f,
+               kq  ? "one layer's attention scores"
+               : f ? "logits and input"
+                   : "nothing proven",
+               (unsigned long long)x->n_tokens, x->flash_attn ? "on" : "off",
+               !x->gpu ? ""
+               : k     ? ", the CPU's part"
+                       : ", the GPU's part") != 0)
+      return -1;
+    x->plan->rows[x->plan->n_rows - 1].at_least = f;
+    if (x->gpu)
+      mp_row_dev(x, k ? WT_DEV_HOST : WT_DEV_CUDA);
+  }
   return 0;
 }
 
-/* A later part of a split GGUF (gguf-split writes the metadata into the
-** first part only): the weights rows of the tensors it holds. */
-static int mp_split_part(mp_ctx *x) {
+/* The weights rows of the tensors of a later part of a split GGUF
+** (gguf-split writes the metadata into the first part only), whose layer
+** count is x->n_layer or, planned alone, what its tensors show. */
+static int mp_part_weights(mp_ctx *x) {
   uint64_t il;
   size_t i;
+  int rc = -1;
   for (i = 0; i < x->m->n_tensors; i++) {
     int64_t tl = mp_tensor_layer(&x->m->tensors[i]);
     if (tl >= 0 && (uint64_t)tl >= x->n_layer)
       x->n_layer = (uint64_t)tl + 1;
   }
   if (mp_sum_weights(x) != 0)
-    goto fail;
-  for (il = 0; il < x->n_layer; il++)
-    if ((x->nw[il] != 0 || x->nrp[il] != 0) && mp_weights(x, (int64_t)il) != 0)
-      goto fail;
-  if ((x->nw[x->n_layer] != 0 || x->nrp[x->n_layer] != 0) && mp_weights(x, -1) != 0)
-    goto fail;
-  if (mp_map_gap(x) != 0)
-    goto fail;
+    goto done;
+  for (il = 0; il <= x->n_layer; il++)
+    if ((x->nw[il] != 0 || x->nrp[il] != 0 || x->nax[il] != 0 || x->ncw[il] != 0) &&
+        mp_weights(x, il < x->n_layer ? (int64_t)il : -1) != 0)
+      goto done;
+  rc = mp_map_gap(x);
+done:
   free(x->w);
-  return 0;
-fail:
-  free(x->w);
+  x->w = NULL;
+  return rc;
+}
+
+/* A later part planned alone. */
+static int mp_split_part(mp_ctx *x) {
+  if (mp_part_weights(x) == 0)
+    return 0;
   wt_mem_plan_free(x->plan);
   return -1;
+}
+
+/* Part 1 of a split GGUF planned with its other parts: their weights rows,
+** on the devices part 1's settings give their layers. */
+static int mp_other_parts(const mp_ctx *x, const wt_mem_settings *s) {
+  size_t k;
+  for (k = 0; s->with_parts_weights && s->parts != NULL && k < s->n_parts; k++) {
+    mp_ctx y = *x;
+    y.m = s->parts[k];
+    y.data = NULL; /* (only tensor names and shapes are read) */
+    y.w = NULL;
+    if (mp_part_weights(&y) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+/* A file that is not a model llama.cpp runs on its own, as
+** weights_models() tells them apart (paths/model_kind.c): 1 with the reason
+** in x->err, or 0. */
+static int mp_not_a_model(mp_ctx *x) {
+  const wt_meta *kv = mp_find(x, "general.type", 1);
+  gguf_scalar v;
+  wt_str type = {"", 0};
+  if (kv != NULL && kv->type == GGUF_TYPE_STRING && mp_scalar(x, kv, &v) == 0)
+    type = v.s;
+  if ((type.n == 6 && memcmp(type.p, "mmproj", 6) == 0) ||
+      (x->arch.n == 4 && memcmp(x->arch.p, "clip", 4) == 0))
+    return wt_fail(x->err, "a vision projector (mmproj), which llama.cpp loads beside a model, "
+                           "not as one"),
+           1;
+  if ((type.n == 7 && memcmp(type.p, "adapter", 7) == 0) ||
+      (x->arch.n == 13 && memcmp(x->arch.p, "controlvector", 13) == 0))
+    return wt_fail(x->err, "an adapter, which llama.cpp applies to a model, not a model"), 1;
+  if (type.n == 7 && memcmp(type.p, "imatrix", 7) == 0)
+    return wt_fail(x->err, "an importance matrix, not a model"), 1;
+  if (x->m->n_tensors == 0 && mp_find(x, "tokenizer.ggml.model", 1) != NULL)
+    return wt_fail(x->err, "a vocabulary-only GGUF (no tensors): llama.cpp loads no model "
+                           "from it"),
+           1;
+  return 0;
 }
 
 /* ================================ The plan ================================ */
@@ -181,6 +264,24 @@ void wt_mem_settings_default(wt_mem_settings *s) {
   s->n_ubatch = 512;
   s->flash_attn = WT_FA_AUTO;
   s->cpu = WT_CPU_HOST;
+  s->gpu = WT_GPU_NONE;
+  s->n_gpu_layers = -1;
+  s->cuda_cc = WT_CUDA_CC_DEFAULT;
+  s->op_offload = 1;
+}
+
+/* Which layers llama.cpp offloads (llama_model_base::load_tensors): the
+** last n_gpu_layers of the n_layer + 1, the output layer counting as one;
+** -1 all of them. */
+static void mp_offload(mp_ctx *x, const wt_mem_settings *s) {
+  uint64_t all = x->n_layer + 1, ngl;
+  x->gpu = s->gpu == WT_GPU_CUDA;
+  if (!x->gpu)
+    return;
+  ngl = s->n_gpu_layers < 0 ? all : (uint64_t)s->n_gpu_layers;
+  x->gpu_first = ngl >= all ? 0 : all - ngl; /* i_gpu_start */
+  x->gpu_output = ngl >= 1;
+  x->gpu_full = ngl > x->n_layer;
 }
 
 /* The settings llama_init_from_model (src/llama-context.cpp) refuses, with
@@ -229,15 +330,26 @@ static int mp_arch_name(mp_ctx *x) {
 /* The rows of an architecture the planner does not know: its weights, and
 ** caches and compute unknown (NULL), saying so rather than guessing. */
 static int mp_unknown(mp_ctx *x) {
+  static const char *const parts[] = {"k_cache", "v_cache"};
   char q[WT_QUOTE_SIZE];
   uint64_t il;
+  int k, dev;
   for (il = 0; il < x->n_layer; il++)
     if (mp_weights(x, (int64_t)il) != 0)
       return -1;
   wt_quote(q, sizeof(q), x->arch.p, x->arch.n);
-  if (mp_row(x, -1, "k_cache", 0, 0, "unknown: the planner does not know architecture %s", q) != 0)
-    return -1;
-  return mp_row(x, -1, "v_cache", 0, 0, "unknown: the planner does not know architecture %s", q);
+  /* a row per device that holds layers (their caches would be there) */
+  for (k = 0; k < 2; k++)
+    for (dev = 0; dev < 2; dev++) {
+      int on_gpu = x->gpu && x->gpu_first < x->n_layer, on_cpu = !x->gpu || x->gpu_first > 0;
+      if (!(dev ? on_cpu : on_gpu))
+        continue;
+      if (mp_row(x, -1, parts[k], 0, 0, "unknown: the planner does not know architecture %s", q) !=
+          0)
+        return -1;
+      mp_row_dev(x, dev ? WT_DEV_CPU : WT_DEV_CUDA);
+    }
+  return 0;
 }
 
 /* The architecture's entry in mp_archs, or NULL. */
@@ -266,11 +378,22 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
     return wt_fail(err, "the memory planner reads GGUF files only");
   if (s->n_seq == 0 || s->n_ubatch == 0)
     return wt_fail(err, "n_seq and n_ubatch must be at least 1");
-  if (mp_find(&x, "general.architecture", 1) == NULL && mp_find(&x, "split.no", 1) != NULL)
+  if (mp_find(&x, "general.architecture", 1) == NULL && mp_find(&x, "split.no", 1) != NULL) {
+    if (s->gpu != WT_GPU_NONE) /* which layers it offloads depends on the model's layer count */
+      return wt_fail(err, "a later part of a split GGUF, planned alone: with a GPU its layers' "
+                          "devices depend on the model's layer count, which part 1 holds (plan "
+                          "part 1, which plans every part)");
     return mp_split_part(&x);
-  if (mp_arch_name(&x) != 0 || mp_uint(&x, "block_count", 1, 0, &x.n_layer, NULL) != 0 ||
+  }
+  if (mp_arch_name(&x) != 0)
+    goto fail;
+  if (mp_not_a_model(&x) != 0)
+    return 1;
+  if (mp_uint(&x, "block_count", 1, 0, &x.n_layer, NULL) != 0 ||
       mp_uint(&x, "context_length", 1, 0, &n_ctx, NULL) != 0)
     goto fail;
+  out->n_layer = x.n_layer;
+  out->n_ctx_train = n_ctx;
   if (x.n_layer == 0) { /* nothing to plan; layer 0's head count would be read past the end */
     wt_fail(err, "key '%.*s.block_count' is 0: a model without layers", (int)x.arch.n, x.arch.p);
     goto fail;
@@ -286,8 +409,10 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
     wt_fail(err, "a context of %llu tokens is out of range (1 to 2^40)", (unsigned long long)n_ctx);
     goto fail;
   }
+  x.fa_asked = set.flash_attn;
   if (mp_refused(&x, &set) != 0)
     goto fail;
+  mp_offload(&x, s);
   /* llama.cpp: n_ubatch <= n_batch <= n_ctx as asked, before its padding */
   if (set.n_ubatch > n_ctx)
     set.n_ubatch = n_ctx;
@@ -306,8 +431,11 @@ int wt_memory_plan(const wt_model *m, const unsigned char *data, const wt_mem_se
   if (mp_weights(&x, -1) != 0 || mp_map_gap(&x) != 0 || mp_vocab(&x, &n_vocab) != 0 ||
       mp_mul3(&x, n_vocab, set.n_seq, 4, "the output buffer", &outb) != 0 ||
       mp_row(&x, -1, "output", 1, outb, "logits: %llu tokens x %llu sequences, F32",
-             (unsigned long long)n_vocab, (unsigned long long)set.n_seq) != 0 ||
-      mp_compute(&x, n_vocab) != 0)
+             (unsigned long long)n_vocab, (unsigned long long)set.n_seq) != 0)
+    goto fail;
+  /* the output buffer is in the output layer's device's host memory */
+  mp_row_dev(&x, x.gpu_output ? WT_DEV_HOST : WT_DEV_CPU);
+  if (mp_compute(&x, n_vocab) != 0 || mp_other_parts(&x, &set) != 0)
     goto fail;
   free(x.w);
   return 0;

@@ -43,10 +43,19 @@ typedef struct mp_ctx {
   uint64_t *w, *nw;             /* weights bytes and tensor counts per layer, then outside */
   uint64_t *rp, *nrp;           /* likewise the repacked tensors (CPU_REPACK) */
   int64_t *rp_type;             /* their type, -1 when several, -2 when some are unknown */
+  uint64_t *cw, *ncw;           /* likewise the weights on the GPU (CUDA0), padded, aligned */
+  uint64_t *ax, *nax;           /* likewise the weights in the AMX buffer */
   uint64_t map_first, map_last; /* the file span of the tensors that stay mapped */
+  int gpu;                      /* 1: a CUDA GPU beside the CPU */
+  uint64_t gpu_first;           /* the first layer on the GPU (above n_layer: none) */
+  int gpu_output;               /* the output layer is on the GPU */
+  int gpu_full;                 /* n_gpu_layers > n_layer: every layer offloaded */
+  int fa_asked;                 /* flash attention as asked (WT_FA_*), before "auto" resolves */
+  uint64_t compute_host;        /* with a GPU: the CPU's compute buffer (CUDA_Host) */
   int map_unknown;              /* 1: which tensors stay mapped depends on unknown rules */
   uint64_t n_tokens;            /* tokens of the graph llama.cpp reserves: min(n_ctx, n_ubatch) */
   uint64_t kq;                  /* compute: bytes of the largest layer's attention scores */
+  uint64_t kq_dev[2];           /* the same among the layers on the GPU [0], on the CPU [1] */
   uint64_t n_embd;              /* compute: width of the hidden state the logits come from */
   int known_compute;            /* 0 when the architecture is unknown */
   int exact_compute;            /* 1: compute is exactly llama.cpp's figure */
@@ -75,11 +84,17 @@ int mp_uint(mp_ctx *x, const char *key, int required, uint64_t dflt, uint64_t *v
 int mp_per_layer(mp_ctx *x, const char *key, const uint64_t *dflt, uint64_t *out);
 int mp_vocab(mp_ctx *x, uint64_t *n_vocab);
 
-/* plan_rows.c: append a row to x->plan (detail printf-style); a*b*c
-** into *out, or an error naming what overflows; the bytes of n values of
-** cache type t; v rounded up to a multiple of p. */
+/* plan_rows.c: append a row to x->plan (detail printf-style; its device
+** the part's on the CPU: CPU_Mapped weights, CPU_REPACK repack, CPU the
+** rest); set the last row's device; whether layer il (-1: the output
+** layer) is on the GPU, and its device's name; a*b*c into *out, or an error naming what
+** overflows; the bytes of n values of cache type t; v rounded up to a
+** multiple of p. */
 int mp_row(mp_ctx *x, int64_t layer, const char *part, int known, uint64_t nbytes, const char *fmt,
            ...) __attribute__((format(printf, 6, 7)));
+void mp_row_dev(mp_ctx *x, const char *device);
+int mp_layer_gpu(const mp_ctx *x, int64_t il);
+const char *mp_layer_dev(const mp_ctx *x, int64_t il);
 int mp_mul3(mp_ctx *x, uint64_t a, uint64_t b, uint64_t c, const char *what, uint64_t *out);
 int mp_row_size(mp_ctx *x, int64_t t, uint64_t n, uint64_t *out);
 uint64_t mp_pad(uint64_t v, uint64_t p);
@@ -106,6 +121,16 @@ int mp_mamba(mp_ctx *x, const wt_mem_settings *s);
 ** x->exact_compute and x->compute to llama.cpp's compute buffer for the
 ** settings s; otherwise leave them.  0, or -1 with x->err set. */
 int mp_exact_compute(mp_ctx *x, const wt_mem_settings *s, const mp_attn_shape *a);
+
+/* gpu_plan.c: with a GPU (x->gpu), llama.cpp's compute buffers for the
+** graph of p (compute_plan.c filled it for the CPU): the weights' types and
+** devices from the model, the layers offloaded, flash attention "auto"
+** resolved as llama.cpp resolves it; x->compute (CUDA0),
+** x->compute_host (CUDA_Host), x->flash_attn set.  0 exact, 1 not
+** modelled, -1 with x->err set (out of memory, or a setting llama.cpp
+** refuses once it has resolved flash attention). */
+struct wt_lg_params;
+int mp_gpu_compute(mp_ctx *x, const wt_mem_settings *s, struct wt_lg_params *p, uint64_t n_rot);
 
 /* The same for a mamba model of these ssm.* sizes. */
 int mp_exact_compute_mamba(mp_ctx *x, const wt_mem_settings *s, uint64_t d_conv, uint64_t d_inner,

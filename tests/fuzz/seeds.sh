@@ -1,7 +1,7 @@
 #!/bin/sh
 # seeds.sh CORPUS DATA [ARCH]: seed inputs of the fuzz targets that take no
 # whole file (fuzz_decode, fuzz_report, fuzz_hf_names, fuzz_paths_index,
-# fuzz_hf_config, fuzz_memory, fuzz_paths_names), written into
+# fuzz_hf_config, fuzz_memory, fuzz_paths_names, fuzz_settings), written into
 # CORPUS/<target>/.  DATA is a file whose bytes become tensor bytes (a
 # generated model); ARCH the folder of tests/gen_arch_gguf.py's models.  Then every tests/fuzz/regressions/<target>-* file is
 # added to its target's corpus.
@@ -88,19 +88,35 @@ done
 printf '\001\003abc~/x.gguf' > "$p/seed-home"
 printf '\002\000~' > "$p/seed-home-empty"
 
-# fuzz_memory: 16 bytes of settings (see fuzz_memory.c) and the first 16 KB
-# (the header) of every architecture's model: llama.cpp's defaults, and
-# 4096 tokens of Q8_0 cache, flash attention, 2 sequences, n_ubatch 256.
+# fuzz_memory: 20 bytes of settings (see fuzz_memory.c) and the first 16 KB
+# (the header) of every architecture's model: llama.cpp's defaults (every
+# layer on the GPU beside, a 24 GiB VRAM budget), and 4096 tokens of Q8_0
+# cache, flash attention, 2 sequences, n_ubatch 256 (2 layers on a
+# compute capability 8.9 GPU, swa_full, 1 GiB of VRAM), and 2048 tokens on
+# a CPU with AMX.
 mkdir -p "$corpus/fuzz_memory"
 if [ -n "${3:-}" ]; then
   for f in $(find "$3" -name '*.gguf' | sort); do
     o=$corpus/fuzz_memory/seed-$(echo "${f#$3/}" | tr / _)
-    printf '\002\000\000\000\000\000\001\001\001\000\000\000\000\002\000\000' > "$o-default"
+    printf '\002\000\000\000\000\000\001\001\001\000\000\000\000\002\000\000\003\377\000\140' > "$o-default"
     head -c 16368 "$f" >> "$o-default"
-    printf '\001\000\000\020\000\000\010\010\002\000\000\000\000\001\000\000' > "$o-q8"
+    printf '\001\000\000\020\000\000\010\010\002\000\000\000\000\001\000\000\012\002\000\004' > "$o-q8"
     head -c 16368 "$f" >> "$o-q8"
+    printf '\040\000\000\010\000\000\001\001\001\000\000\000\000\002\000\000\003\377\000\140' > "$o-amx"
+    head -c 16368 "$f" >> "$o-amx"
   done
 fi
+
+# fuzz_settings: the settings of the queries as text (first byte
+# odd), and a written object (first byte even; 4 bytes an entry: n_ctx
+# 8, type_k "Q8_0", n_gpu_layers 131, op_offload true; see
+# fuzz_settings.c).
+mkdir -p "$corpus/fuzz_settings"
+printf '\001{"n_ctx": 32768, "n_gpu_layers": 20, "gpu": "cuda"}' > "$corpus/fuzz_settings/layers"
+printf '\001{"vram": 12884901888, "ram": 17179869184, "n_ctx": 32768, "cuda_cc": "8.9"}' \
+  > "$corpus/fuzz_settings/budgets"
+printf '\000\000\000\010\000\003\003\003\000\010\000\203\000\012\004\000\000' \
+  > "$corpus/fuzz_settings/written"
 
 # Findings kept as regression inputs.
 for f in "$dir"/regressions/*; do
