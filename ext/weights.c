@@ -103,6 +103,8 @@ WT_EXPORT int sqlite3_weights_init(sqlite3 *db, char **pzErrMsg, const sqlite3_a
     rc = wt_register_st_split(db, cache);
   if (rc == SQLITE_OK)
     rc = wt_register_convert(db, cache);
+  if (rc == SQLITE_OK)
+    rc = wt_register_memory_functions(db);
   wt_cache_unref(cache);
   return rc;
 }

@@ -10,32 +10,40 @@ own output.  CPU is the repack rules of the CPU variant llama.cpp ran
 so that the records hold on any machine."""
 import os
 import re
+import subprocess
 import sys
 
-# The models whose graph the planner builds as llama.cpp does (llama's, and
-# the architectures that add to it: mistral3, qwen2, qwen3, qwen2moe,
-# qwen3moe, granite, granitemoe, exaone, xverse, internlm2, arcee, smollm3,
-# starcoder2, orion, baichuan, gemma, gemma2, gemma3, phi3, cohere2, deci,
-# deepseek2; and mamba's), so their compute buffer is known; for the others
-# it is a lower bound.
-EXACT_COMPUTE = {"tiny-llama.gguf", "tiny-mistral3.gguf", "tiny-qwen2.gguf", "tiny-qwen3.gguf",
-                 "tiny-qwen2moe.gguf", "tiny-qwen3moe.gguf", "tiny-granite.gguf",
-                 "tiny-granitemoe.gguf", "tiny-granitemoe-shared.gguf", "tiny-exaone.gguf",
-                 "tiny-xverse.gguf", "tiny-internlm2.gguf", "tiny-arcee.gguf", "tiny-smollm3.gguf",
-                 "tiny-starcoder2.gguf", "tiny-orion.gguf", "tiny-baichuan.gguf",
-                 "tiny-baichuan-32.gguf",
-                 "tiny-gemma.gguf", "tiny-gemma2.gguf", "tiny-gemma3.gguf", "tiny-phi3.gguf",
-                 "tiny-cohere2.gguf", "tiny-deci.gguf", "tiny-deepseek2.gguf",
-                 "tiny-mamba.gguf",
-                 "tiny-llama-F16.gguf", "tiny-llama-Q8_0.gguf", "tiny-llama-Q4_0.gguf",
-                 "tiny-llama-wide.gguf", "tiny-qwen2-wide.gguf", "tiny-qwen2-wide-Q4_0.gguf"}
+MODULE = os.environ.get("WEIGHTS_MODULE", "build/weights")
+
+
+def sql_rows(query):
+    """The rows of query on a connection with the module loaded (the sqlite3
+    shell, as the tests use it), each a list of its fields."""
+    out = subprocess.run(["sqlite3", "-cmd", ".load " + os.path.abspath(MODULE), ":memory:", query],
+                         check=True, capture_output=True, text=True).stdout
+    return [line.split("|") for line in out.splitlines()]
+
+
+# The architectures whose compute graph the planner builds as llama.cpp does
+# (ext/plan/compute_plan.c): gguf_memory_architectures(), the one list the
+# docs read too.  For their files the compute buffer must equal llama.cpp's
+# figure; for the others it is a lower bound.  A change of the list changes
+# the records made here, which `tests/llama_oracle.sh --check` compares with
+# the checked-in tests/memory_oracle.test.
+MODELLED = {r[0] for r in sql_rows("SELECT value ->> 'architecture' FROM json_each("
+                                   "gguf_memory_architectures()) WHERE value ->> 'compute' = 'modelled'")}
+_arch_of = {}
 
 
 def exact_compute(f):
-    """Whether the planner's compute for f is exact: its graph is modelled,
-    with a quantized cache's Hadamard rotations (llama_kv_cache's attn_rot_k
-    and attn_rot_v, src/llama-kv-cache.cpp) as well."""
-    return os.path.basename(f) in EXACT_COMPUTE
+    """Whether the planner's compute for f is exact: its architecture's graph
+    is modelled (with a quantized cache's Hadamard rotations, llama_kv_cache's
+    attn_rot_k and attn_rot_v in src/llama-kv-cache.cpp, as well)."""
+    if f not in _arch_of:
+        rows = sql_rows("SELECT value FROM gguf_metadata('%s') WHERE key = 'general.architecture'"
+                        % f.replace("'", "''"))
+        _arch_of[f] = rows[0][0] if rows else None
+    return _arch_of[f] in MODELLED
 
 
 def mib(x):

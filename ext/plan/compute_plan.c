@@ -249,6 +249,16 @@ static const struct {
 };
 #define MP_N_LLAMA_LIKE (sizeof(mp_llama_like) / sizeof(mp_llama_like[0]))
 
+int mp_compute_modelled(const char *arch) {
+  size_t i;
+  if (strcmp(arch, "mamba") == 0)
+    return 1;
+  for (i = 0; i < MP_N_LLAMA_LIKE; i++)
+    if (strcmp(mp_llama_like[i].arch, arch) == 0)
+      return 1;
+  return 0;
+}
+
 /* deepseek2 (src/models/deepseek2.cpp): MLA widths, the dense layers
 ** first, routing (sigmoid or softmax, normalised, scaled) from its keys.
 ** 1 when modelled, 0 when not (no MLA, MTP layers), -1 on an error. */

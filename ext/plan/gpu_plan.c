@@ -23,6 +23,21 @@
 
 #define GP_NAME 96 /* "blk.N.name" */
 
+/* Architectures whose every buffer with layers on a CUDA GPU was checked
+** against llama.cpp de3ff815's CUDA build (node-llama-cpp 3.22.1's) on an
+** H200, at offload depths from none to all (tests/gpu_records_test.py;
+** tests/gpu/ takes more).  The others' figures come from the same rules
+** and graphs, checked on the CPU only. */
+static const char *const gp_measured_archs[] = {"llama", "qwen2", "gemma2", "deepseek2", "mamba"};
+
+int mp_cuda_measured(const char *arch) {
+  size_t i;
+  for (i = 0; i < sizeof(gp_measured_archs) / sizeof(gp_measured_archs[0]); i++)
+    if (strcmp(gp_measured_archs[i], arch) == 0)
+      return 1;
+  return 0;
+}
+
 /* Architectures whose graph reads RoPE factors (llama_model::
 ** get_rope_factors: rope_freqs, or phi3's long and short ones). */
 static const char *const gp_rope_archs[] = {"llama",  "mistral3", "granite", "granitemoe",

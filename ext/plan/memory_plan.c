@@ -352,6 +352,15 @@ static int mp_unknown(mp_ctx *x) {
   return 0;
 }
 
+int wt_plan_arch_at(size_t i, wt_plan_arch *a) {
+  if (i >= sizeof(mp_archs) / sizeof(mp_archs[0]))
+    return -1;
+  a->name = mp_archs[i].name;
+  a->compute_modelled = mp_compute_modelled(a->name);
+  a->cuda_measured = mp_cuda_measured(a->name);
+  return 0;
+}
+
 /* The architecture's entry in mp_archs, or NULL. */
 static const mp_arch *mp_arch_find(wt_str name) {
   size_t i;

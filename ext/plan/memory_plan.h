@@ -18,6 +18,7 @@
 #ifndef WT_MEMORY_PLAN_H
 #define WT_MEMORY_PLAN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/model.h"
@@ -63,6 +64,22 @@ typedef struct wt_mem_settings {
   int with_parts_weights; /* 1: part 1's plan adds the weights rows of the other parts (the
                              whole model's memory in one plan: gguf_fit, and any GPU plan) */
 } wt_mem_settings;
+
+/* An architecture the planner knows, and how far: its compute buffer
+** modelled (the graph built as llama.cpp builds it, so exact for the
+** shapes the graph covers; else a lower bound), and its graph's buffers
+** on a CUDA GPU checked against llama.cpp's own CUDA figures.  The one
+** list README.md, docs/reference.md and tests/llama_oracle_test.py read
+** (through gguf_memory_architectures()). */
+typedef struct wt_plan_arch {
+  const char *name;
+  int compute_modelled;
+  int cuda_measured;
+} wt_plan_arch;
+
+/* The i-th architecture the planner knows: 0 with *a set, -1 past the
+** end. */
+int wt_plan_arch_at(size_t i, wt_plan_arch *a);
 
 /* llama.cpp's defaults: context_length, f16, 1 sequence, 512, FA auto;
 ** this machine's CPU. */

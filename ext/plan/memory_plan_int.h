@@ -117,6 +117,14 @@ const char *mp_type_name(int64_t t, char *buf, size_t n);
 int mp_attention(mp_ctx *x, const mp_arch *a, const wt_mem_settings *s, uint64_t cells);
 int mp_mamba(mp_ctx *x, const wt_mem_settings *s);
 
+/* compute_plan.c: 1 when arch's graph is modelled (mp_exact_compute or
+** mp_exact_compute_mamba builds it), else 0. */
+int mp_compute_modelled(const char *arch);
+
+/* gpu_plan.c: 1 when arch's buffers on a CUDA GPU were checked against
+** llama.cpp's own CUDA figures. */
+int mp_cuda_measured(const char *arch);
+
 /* compute_plan.c: when the model's graph is one llama_graph.c builds, set
 ** x->exact_compute and x->compute to llama.cpp's compute buffer for the
 ** settings s; otherwise leave them.  0, or -1 with x->err set. */

@@ -33,6 +33,13 @@
 ** gguf_fit(path, budget_bytes [, n_ctx, ...]) is the older form: host RAM
 ** only, no 'answer' row.  A NULL budget is an error.
 **
+** gguf_memory_architectures(): the architectures the planner knows, as a
+** JSON array of {"architecture", "compute": "modelled" or "lower bound",
+** "cuda": "measured" or "as on the CPU"}:
+**
+**   SELECT value ->> 'architecture' FROM json_each(gguf_memory_architectures())
+**   WHERE value ->> 'compute' = 'modelled';     -- llama, qwen2, ...
+**
 ** The planning is ext/plan/memory_plan.c, the sums against the budgets
 ** ext/plan/memory_fit.c and the search ext/plan/fit_search.c; this file
 ** reads the arguments, opens the other parts of a split GGUF
@@ -47,6 +54,7 @@
 
 #include "bytes/cache.h"
 #include "formats/ggml_type.h"
+#include "functions.h"
 #include "memory.h"
 #include "plan/fit_search.h"
 #include "plan/memory_fit.h"
@@ -540,3 +548,30 @@ const wt_table_def wt_gguf_fit_table = {
     .column = gf_column,
     .end_file = wt_free_state,
 };
+
+/* gguf_memory_architectures(): plan/memory_plan.h's list as JSON. */
+static void gm_architectures(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  sqlite3_str *out = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+  wt_plan_arch a;
+  size_t i;
+  char *json;
+  (void)argc;
+  (void)argv;
+  sqlite3_str_appendchar(out, 1, '[');
+  for (i = 0; wt_plan_arch_at(i, &a) == 0; i++)
+    sqlite3_str_appendf(out, "%s{\"architecture\":\"%s\",\"compute\":\"%s\",\"cuda\":\"%s\"}",
+                        i ? "," : "", a.name, a.compute_modelled ? "modelled" : "lower bound",
+                        a.cuda_measured ? "measured" : "as on the CPU");
+  sqlite3_str_appendchar(out, 1, ']');
+  json = sqlite3_str_finish(out);
+  if (json == NULL) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, json, -1, sqlite3_free);
+}
+
+int wt_register_memory_functions(sqlite3 *db) {
+  return sqlite3_create_function_v2(db, "gguf_memory_architectures", 0, WT_PURE_FLAGS, NULL,
+                                    gm_architectures, NULL, NULL, NULL);
+}

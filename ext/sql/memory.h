@@ -1,6 +1,6 @@
 /*
 ** memory.h: the tables gguf_memory() and gguf_fit() (memory.c), the memory
-** planner in SQL.
+** planner in SQL, and gguf_memory_architectures().
 */
 #ifndef WT_MEMORY_H
 #define WT_MEMORY_H
@@ -9,5 +9,8 @@
 
 extern const wt_table_def wt_gguf_memory_table;
 extern const wt_table_def wt_gguf_fit_table;
+
+/* Register gguf_memory_architectures(). */
+int wt_register_memory_functions(sqlite3 *db);
 
 #endif
