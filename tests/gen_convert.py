@@ -38,6 +38,10 @@ the item, nothing written):
   bad-int           an I32 weight
   bad-noconfig      no config.json
   bad-notokenizer   neither tokenizer.model nor tokenizer.json
+  bad-utf8-config   config.json with a byte that is not UTF-8
+  bad-utf8-generation  generation_config.json with one (a Qwen3 checkpoint:
+                    de3ff815's converter reads it)
+  bad-qwen3-config  a Qwen3 config.json whose rms_norm_eps is a string
 
 Values are seeded Gaussian noise (random.Random), so that Q8_0's scales and
 roundings vary; F16 with Python's struct 'e' (round to nearest even), BF16
@@ -50,8 +54,8 @@ only; the output is the same on every run.
 writes OUT/bpe-KIND instead: a real byte-level BPE tokenizer's
 tokenizer.json and tokenizer_config.json over tiny weights (one layer, an
 embedding of the tokenizer's vocab_size rows), for the runs of llama.cpp's
-converter that need transformers (/work/notes/device-requests.md); no test
-makes them.
+converter that need transformers (not in Debian 12: run them where it is);
+no test makes them.
 """
 import json
 import os
@@ -351,12 +355,26 @@ def broken(out):
     os.remove(os.path.join(out, "bad-noconfig", "config.json"))
     make(out, "bad-notokenizer", "llama", "LlamaForCausalLM", "BF16", small, rng, layers=1)
     os.remove(os.path.join(out, "bad-notokenizer", "tokenizer.model"))
+    # a Latin-1 byte (caf\xe9) in config.json and in generation_config.json:
+    # the converter opens both as UTF-8 text, and stops there
+    make(out, "bad-utf8-config", "llama", "LlamaForCausalLM", "BF16", small, rng, layers=1)
+    path = os.path.join(out, "bad-utf8-config", "config.json")
+    with open(path, "rb") as f:
+        text = f.read()
+    with open(path, "wb") as f:
+        f.write(text.replace(b"{", b'{\n  "_name_or_path": "caf\xe9",', 1))
+    make(out, "bad-utf8-generation", "qwen3", "Qwen3ForCausalLM", "BF16",
+         cfg(head_dim=32, tie_word_embeddings=True), rng, layers=1, lm_head=False)
+    with open(os.path.join(out, "bad-utf8-generation", "generation_config.json"), "wb") as f:
+        f.write(b'{"temperature": 0.6, "sequence": "caf\xe9"}')
+    make(out, "bad-qwen3-config", "qwen3", "Qwen3ForCausalLM", "BF16",
+         cfg(head_dim=32, tie_word_embeddings=True, rms_norm_eps="tiny"), rng, layers=1, lm_head=False)
 
 
-# The checkpoints of /work/notes/device-requests.md (not made by the tests):
-# a real byte-level BPE tokenizer (tokenizer.json and tokenizer_config.json
-# of TOKENIZER_DIR) over tiny weights whose embedding has its vocab_size
-# rows, for runs of llama.cpp's converter that need transformers.
+# Checkpoints no test makes: a real byte-level BPE tokenizer (tokenizer.json
+# and tokenizer_config.json of TOKENIZER_DIR) over tiny weights whose
+# embedding has its vocab_size rows, for runs of llama.cpp's converter that
+# need transformers (not in Debian 12), made where it can run.
 BPE = {
     "qwen3": ("qwen3", "Qwen3ForCausalLM", 151936,
               dict(head_dim=32, rms_norm_eps=1e-06, rope_theta=1000000.0,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "formats/json_check.h"
 
 /* Characters of an entry's value to quote in a message. */
@@ -176,4 +177,12 @@ int cv_cfg_truthy(const wt_config_entry *e) {
     return strtod(s, NULL) != 0.0;
   return !(strcmp(s, "null") == 0 || strcmp(s, "false") == 0 || strcmp(s, "\"\"") == 0 ||
            strcmp(s, "[]") == 0 || strcmp(s, "{}") == 0);
+}
+
+int cv_config_parse(const char *text, size_t n, wt_config *out, wt_error *err) {
+  size_t valid = wt_utf8_valid_prefix(text, n);
+  memset(out, 0, sizeof(*out));
+  if (valid != n)
+    return wt_fail(err, "is not valid UTF-8 (byte %zu)", valid);
+  return wt_config_parse(text, n, 1, out, err);
 }

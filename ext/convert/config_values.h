@@ -28,6 +28,12 @@
 #include "base/model.h"
 #include "formats/hf_config.h"
 
+/* A config.json or generation_config.json, as the converter reads it:
+** open(path, encoding="utf-8") then json.load, so text that is not UTF-8
+** is an error ("is not valid UTF-8 (byte 17)") before any JSON is read;
+** then wt_config_parse(), flattened one level.  0, or -1 with err set. */
+int cv_config_parse(const char *text, size_t n, wt_config *out, wt_error *err);
+
 /* The entry of key, the last one when repeated, or NULL. */
 const wt_config_entry *cv_cfg_find(const wt_config *c, const char *key);
 

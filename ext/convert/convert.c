@@ -160,7 +160,7 @@ static int build(cv_job *j, wt_error *err) {
   size_t bad;
   const cv_file *cfg = &j->ck.files[CV_BESIDE_CONFIG];
   j->where = cfg->path;
-  if (wt_config_parse((const char *)cfg->p, cfg->n, 1, &j->cfg, err) != 0)
+  if (cv_config_parse((const char *)cfg->p, cfg->n, &j->cfg, err) != 0)
     return -1;
   j->arch = cv_arch_find(j->cfg.hf_arch);
   if (j->arch == NULL) {
@@ -174,6 +174,7 @@ static int build(cv_job *j, wt_error *err) {
   if (cv_dims_read(j->arch, &j->cfg, &j->dims, err) != 0 ||
       (j->arch->converter == CV_CONV_DE3FF815 && check_qwen3_kind(j, err) != 0))
     return -1;
+  j->where = cfg->path;
   j->ftype =
       j->opt->ftype == CV_FTYPE_AUTO ? cv_plan_auto_ftype(j->ck.in, j->ck.n_in) : j->opt->ftype;
   hp.arch = j->arch->gguf;
@@ -195,7 +196,11 @@ static int build(cv_job *j, wt_error *err) {
   nm.sampling = j->arch->converter == CV_CONV_DE3FF815;
   nm.gen_config = (const char *)j->ck.files[CV_BESIDE_GENERATION_CONFIG].p;
   nm.gen_config_n = j->ck.files[CV_BESIDE_GENERATION_CONFIG].n;
-  if (cv_general_meta(&j->kv, &nm, err) != 0 || j->arch->hparams(&hp, err) != 0)
+  j->where = j->ck.dir; /* the folder's name, generation_config.json: the message says which */
+  if (cv_general_meta(&j->kv, &nm, err) != 0)
+    return -1;
+  j->where = cfg->path;
+  if (j->arch->hparams(&hp, err) != 0)
     return -1;
   j->where = j->ck.dir;
   if (j->arch->converter == CV_CONV_DE3FF815)

@@ -438,7 +438,8 @@ oom:
 
 /* general.sampling.* from generation_config.json (Metadata.load at
 ** de3ff815; set_gguf_meta_model's order).  Text that is not JSON is
-** ignored there too. */
+** ignored there too; text that is not UTF-8 stops it (UnicodeDecodeError
+** is not among the errors load_generation_config catches). */
 static int gen_sampling(cv_kv_list *kv, const char *text, size_t n, wt_error *err) {
   static const struct {
     const char *key, *alt; /* alt: read when key is absent */
@@ -462,7 +463,12 @@ static int gen_sampling(cv_kv_list *kv, const char *text, size_t n, wt_error *er
   wt_error ignored;
   size_t i;
   int rc = 0;
-  if (text == NULL || wt_config_parse(text, n, 1, &g, &ignored) != 0)
+  if (text == NULL)
+    return 0;
+  i = wt_utf8_valid_prefix(text, n);
+  if (i != n)
+    return wt_fail(err, "generation_config.json is not valid UTF-8 (byte %zu)", i);
+  if (cv_config_parse(text, n, &g, &ignored) != 0)
     return 0;
   for (i = 0; i < sizeof(rows) / sizeof(rows[0]) && rc == 0; i++) {
     const wt_config_entry *e = cv_cfg_find(&g, rows[i].key);

@@ -423,7 +423,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (part[3])
     name = strndup(part[3], len[3]);
   check_names(folder, (uint64_t)data[1] << (data[1] & 63));
-  if (wt_config_parse(part[0], len[0], 1, &cfg, &err) != 0) {
+  if (cv_config_parse(part[0], len[0], &cfg, &err) != 0) {
     free(buf), free(folder), free(name);
     return 0;
   }
