@@ -71,18 +71,39 @@ run() {
   return $rc
 }
 
-# unit NAME: for a fault in ext/convert/ that the suite passes, the
+# unit NAME FROM: for a fault in ext/convert/ that the suite passes, the
 # converter's unit tests (tests/convert_test*.c, linked without SQLite) on
 # the copy, which check the scalar arithmetic that the AVX2 kernels leave
-# only NaNs, infinities and tails to on this machine: 0 when they fail
+# only NaNs, infinities and tails to on this machine; for a fault in its
+# vocabulary (ext/convert/vocab*.c), tests/vocab_test.sh on the copy's
+# vocab_test, which compares with llama.cpp's own conversions of real
+# tokenizers.  Returns 0 when they fail (unit_by says which), 1 when they
+# pass, 2 when what would tell is absent (vocab_test.sh skipped a part).
 unit() {
   src=$(grep -rlF --include='*.c' -e "$2" ext)
-  case $src in ext/convert/*) ;; *) return 1 ;; esac
   mkdir -p "$OUT/$1/tests"
-  cp -p tests/convert_test.c tests/convert_test_numbers.c tests/convert_test.h "$OUT/$1/tests/"
-  $MAKE --no-print-directory -s -C "$OUT/$1" build/convert_test SAN_FLAGS='-O1' \
-    > "$OUT/$1/unit.log" 2>&1 || { cat "$OUT/$1/unit.log" >&2; fail "$1: convert_test does not build"; }
-  ! (cd "$OUT/$1" && ./build/convert_test >> unit.log 2>&1)
+  case $src in
+    ext/convert/vocab*)
+      cp -p tests/vocab_test.c tests/vocab_test_cases.h "$OUT/$1/tests/"
+      $MAKE --no-print-directory -s -C "$OUT/$1" build/vocab_test SAN_FLAGS='-O1' \
+        > "$OUT/$1/unit.log" 2>&1 || { cat "$OUT/$1/unit.log" >&2; fail "$1: vocab_test does not build"; }
+      if VOCAB_WORK=$OUT/$1/vocab sh tests/vocab_test.sh "$OUT/$1/build/vocab_test" \
+        >> "$OUT/$1/unit.log" 2>&1; then
+        skips=$(tail -1 "$OUT/$1/unit.log" | sed -n 's/.*, \([0-9]*\) skipped$/\1/p')
+        [ "${skips:-0}" -eq 0 ] || return 2
+        return 1
+      fi
+      unit_by="vocab_test.sh ($(tail -1 "$OUT/$1/unit.log" | sed 's/.* passed, //; s/,.*//'))"
+      return 0 ;;
+    ext/convert/*)
+      cp -p tests/convert_test.c tests/convert_test_numbers.c tests/convert_test.h "$OUT/$1/tests/"
+      $MAKE --no-print-directory -s -C "$OUT/$1" build/convert_test SAN_FLAGS='-O1' \
+        > "$OUT/$1/unit.log" 2>&1 || { cat "$OUT/$1/unit.log" >&2; fail "$1: convert_test does not build"; }
+      if (cd "$OUT/$1" && ./build/convert_test >> unit.log 2>&1); then return 1; fi
+      unit_by="convert_test ($(grep -c '^FAIL' "$OUT/$1/unit.log") checks)"
+      return 0 ;;
+  esac
+  return 1
 }
 
 # mutant NAME FROM TO: the suite (or, in ext/convert/, the unit tests) must
@@ -91,8 +112,14 @@ caught=0
 mutant() {
   module=$(build "$1" "$2" "$3")
   if run "$1" "$module"; then
-    unit "$1" "$2" || fail "$1: not caught: every test passed with '$2' changed to '$3'"
-    echo "mutation smoke: $1 caught by convert_test ($(grep -c '^FAIL' "$OUT/$1/unit.log") checks)"
+    rc=0
+    unit "$1" "$2" || rc=$?
+    case $rc in
+      0) echo "mutation smoke: $1 caught by $unit_by" ;;
+      2) echo "mutation smoke: $1 not checked: vocab_test.sh skipped what would tell (see $OUT/$1/unit.log)"
+         return 0 ;;
+      *) fail "$1: not caught: every test passed with '$2' changed to '$3'" ;;
+    esac
   else
     echo "mutation smoke: $1 caught by $(grep -E ': [1-9][0-9]* errors out of' "$OUT/$1/slt.log" |
       sed 's/: .*//; s|.*/||' | tr '\n' ' ')"
@@ -184,6 +211,11 @@ mutant cv_snan_kept '_mm256_storeu_si256((__m256i *)(dst + 2 * i), _mm256_or_si2
 mutant cv_snan_kept_portable 'h |= 0x40u;' 'h |= 0x00u;'
 mutant cv_unsorted 'qsort(c->in + first, c->n_in - first, sizeof(*c->in), cmp_in);' \
   'qsort(c->in + first, 0, sizeof(*c->in), cmp_in);'
+# the vocabulary: SentencePiece's byte pieces written as normal ones; a
+# byte-level BPE tokenizer's special added tokens as user-defined, not
+# control (only llama.cpp's own conversions of real tokenizers tell)
+mutant cv_sp_byte_type 'case CV_TOK_BYTE:' ''
+mutant cv_bpe_control 'type = CV_TOK_CONTROL;' 'type = CV_TOK_USER_DEFINED;'
 
 # The GPU planner: the layers offloaded one fewer (the layer assignment);
 # each layer's KV cells on the next layer's device (the KV split); the

@@ -23,12 +23,13 @@
 #      other recipes follow, does differently).
 # A part whose inputs are missing (no ../shared, no python3-sentencepiece,
 # no npm registry) says so and is skipped.  Ends with the totals.
+# VOCAB_WORK: the folder it works in (build/vocab; its log beside it).
 set -e
 t=$1
 F=${FIXTURES:-../shared/fixtures}
 R=$(dirname "$F")/reference/convert
-W=build/vocab
-log=build/vocab_test.log
+W=${VOCAB_WORK:-build/vocab}
+log=${W}_test.log
 rm -rf $W
 mkdir -p $W
 : > $log
