@@ -37,23 +37,26 @@ int64_t wt_stat_mtime_ns(const struct stat *st) {
   return (int64_t)st->st_mtim.tv_sec * WT_NS_PER_S + st->st_mtim.tv_nsec;
 }
 
-/* How long from now until a write could no longer be stamped with the
-** modification time of st (see fd.h), in nanoseconds; 0 when it cannot. */
+/* How long to sleep until a write could no longer be stamped with the
+** modification time of st (see fd.h), in nanoseconds; 0 when it cannot.
+** Writes are stamped by the coarse clock, which lags real time by up to
+** a tick: the sleep is a tick longer than the coarse clock's distance to
+** the end of the grain, so that the coarse clock is past it on waking. */
 static int64_t wt_racy_ns(const struct stat *st) {
   struct timespec now, tick;
-  int64_t mtime = wt_stat_mtime_ns(st), grain, now_ns;
+  int64_t mtime = wt_stat_mtime_ns(st), grain, now_ns, tick_ns;
   if (clock_gettime(CLOCK_REALTIME_COARSE, &now) != 0 ||
       clock_getres(CLOCK_REALTIME_COARSE, &tick) != 0)
     return 0;
   now_ns = (int64_t)now.tv_sec * WT_NS_PER_S + now.tv_nsec;
-  grain = st->st_mtim.tv_nsec == 0 ? WT_SECONDS_GRAIN_NS
-                                   : (int64_t)tick.tv_sec * WT_NS_PER_S + tick.tv_nsec;
+  tick_ns = (int64_t)tick.tv_sec * WT_NS_PER_S + tick.tv_nsec;
+  grain = st->st_mtim.tv_nsec == 0 ? WT_SECONDS_GRAIN_NS : tick_ns;
   /* a write now is stamped now, to the grain: it can repeat mtime only
   ** while now is in mtime's grain (a time ahead of now: a fine-grained
   ** stamp, after which writes get finer ones, or a clock set back) */
   if (now_ns < mtime || now_ns >= mtime + grain)
     return 0;
-  return mtime + grain - now_ns;
+  return mtime + grain - now_ns + tick_ns;
 }
 
 int wt_fd_settled_stat(int fd, struct stat *st) {

@@ -38,7 +38,8 @@ int64_t wt_stat_mtime_ns(const struct stat *st);
 **    HZ=250, before Linux 6.13's fine-grained stamps; 2 s on FAT), so a
 **    second write within the same grain can leave the time as it was.  A
 **    file whose time is in the grain of now (the coarse clock's tick, or
-**    2 s for a time without nanoseconds) is waited out, at most that long;
+**    2 s for a time without nanoseconds) is waited out, at most that long
+**    and a tick (the coarse clock that stamps writes lags by up to one);
 **    a time ahead of now is taken as it is (a write now is stamped
 **    otherwise).
 ** Returns 0 with *st set; 1 with *st set when the file changed
