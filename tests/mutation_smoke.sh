@@ -84,7 +84,7 @@ unit() {
   mkdir -p "$OUT/$1/tests"
   case $src in
     ext/convert/vocab*)
-      cp -p tests/vocab_test.c tests/vocab_test_cases.h "$OUT/$1/tests/"
+      cp -p tests/vocab_test.c tests/vocab_test_cases.h tests/check.h "$OUT/$1/tests/"
       $MAKE --no-print-directory -s -C "$OUT/$1" build/vocab_test SAN_FLAGS='-O1' \
         > "$OUT/$1/unit.log" 2>&1 || { cat "$OUT/$1/unit.log" >&2; fail "$1: vocab_test does not build"; }
       if VOCAB_WORK=$OUT/$1/vocab sh tests/vocab_test.sh "$OUT/$1/build/vocab_test" \
